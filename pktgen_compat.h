@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel-version differences, in one place.  Supported: 6.1 to 6.12
+ * (Debian bookworm's 6.1 and bookworm-backports/trixie's 6.12).
+ */
+#ifndef _PKTGEN_COMPAT_H
+#define _PKTGEN_COMPAT_H
+
+#include <linux/version.h>
+#include <linux/netdevice.h>
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
+#error "pktgen needs Linux 6.1 or newer (netdev refcount trackers, pde_data, get_random_u32_*)"
+#endif
+
+/*
+ * Look a net_device up by name and take a tracked reference.  6.5 added
+ * netdev_get_by_name(); dev_get_by_name() + netdev_tracker_alloc() is the
+ * spelling both 6.1 and 6.12 have.
+ */
+static inline struct net_device *pg_netdev_get_by_name(struct net *net,
+							const char *name,
+							netdevice_tracker *tracker)
+{
+	struct net_device *dev = dev_get_by_name(net, name);
+
+	if (dev)
+		netdev_tracker_alloc(dev, tracker, GFP_KERNEL);
+	return dev;
+}
+
+#endif /* _PKTGEN_COMPAT_H */

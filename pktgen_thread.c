@@ -1,0 +1,572 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pktgen: one kthread per CPU, runs, pacing, the transmit slot, results.
+ *
+ * A thread owns the run state of its devices: only it starts, transmits
+ * on, stops and removes them.  Writers post requests and, where the
+ * interface promises it, wait for the thread to have acted on them.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/freezer.h>
+#include <linux/hrtimer.h>
+#include <linux/kthread.h>
+#include <linux/netdevice.h>
+#include <linux/proc_fs.h>
+#include <linux/sched/signal.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
+
+#include "pktgen.h"
+
+/* Closer than this to the deadline the thread spins instead of sleeping. */
+#define PG_SPIN_NS		(100 * NSEC_PER_USEC)
+/* How long to wait at the end of a run for the driver to free the skb. */
+#define PG_SKB_DRAIN_NS		NSEC_PER_SEC
+
+/* ---- control requests ------------------------------------------------------ */
+
+unsigned long pg_thread_post(struct pktgen_thread *t, enum pg_thread_ctl ctl)
+{
+	unsigned long ticket;
+
+	spin_lock_bh(&t->ctl_lock);
+	t->control |= BIT(ctl);
+	ticket = ++t->ctl_posted;
+	spin_unlock_bh(&t->ctl_lock);
+	wake_up_process(t->task);
+	return ticket;
+}
+
+/* Wake the thread so it notices a configuration change. */
+void pg_thread_kick(struct pktgen_thread *t)
+{
+	wake_up_process(t->task);
+}
+
+static bool pg_thread_done(struct pktgen_thread *t, unsigned long ticket)
+{
+	return (long)(READ_ONCE(t->ctl_done) - ticket) >= 0;
+}
+
+/* Post and wait until the thread has acted (a signal ends the wait). */
+void pg_thread_post_wait(struct pktgen_thread *t, enum pg_thread_ctl ctl)
+{
+	unsigned long ticket = pg_thread_post(t, ctl);
+	struct pktgen_net *pn = t->pn;
+
+	wait_event_interruptible(pn->wq, pg_thread_done(t, ticket) ||
+				 READ_ONCE(pn->exiting));
+}
+
+static bool pg_all_done(struct pktgen_net *pn, unsigned long *tickets, int n)
+{
+	struct pktgen_thread *t;
+	int i = 0;
+
+	list_for_each_entry_rcu(t, &pn->threads, list) {
+		if (i < n && !pg_thread_done(t, tickets[i]))
+			return false;
+		i++;
+	}
+	return true;
+}
+
+static bool pg_any_running(struct pktgen_net *pn)
+{
+	struct pktgen_thread *t;
+	struct pktgen_dev *pkt;
+
+	list_for_each_entry_rcu(t, &pn->threads, list)
+		list_for_each_entry_rcu(pkt, &t->devs, list)
+			if (READ_ONCE(pkt->running))
+				return true;
+	return false;
+}
+
+static bool pg_ctrl_settled(struct pktgen_net *pn, unsigned long *tickets, int n,
+			    bool until_idle)
+{
+	bool settled;
+
+	if (READ_ONCE(pn->exiting))
+		return true;
+	rcu_read_lock();
+	settled = pg_all_done(pn, tickets, n) && !(until_idle && pg_any_running(pn));
+	rcu_read_unlock();
+	return settled;
+}
+
+/*
+ * Post @ctl to every thread of the namespace and wait until all acted on
+ * it; with @until_idle also until no device runs any more.  Returns
+ * -ERESTARTSYS when a signal ended the wait.
+ */
+static int pg_ctrl_post_wait(struct pktgen_net *pn, enum pg_thread_ctl ctl,
+			     bool until_idle)
+{
+	struct pktgen_thread *t;
+	unsigned long *tickets;
+	int n = 0, err;
+
+	/* Threads are created once per online CPU when the netns starts. */
+	tickets = kcalloc(nr_cpu_ids, sizeof(*tickets), GFP_KERNEL);
+	if (!tickets)
+		return -ENOMEM;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(t, &pn->threads, list)
+		if (n < nr_cpu_ids)
+			tickets[n++] = pg_thread_post(t, ctl);
+	rcu_read_unlock();
+
+	err = wait_event_interruptible(pn->wq, pg_ctrl_settled(pn, tickets, n, until_idle));
+	kfree(tickets);
+	return err;
+}
+
+void pg_ctrl_post_all(struct pktgen_net *pn, enum pg_thread_ctl ctl)
+{
+	pg_ctrl_post_wait(pn, ctl, false);
+}
+
+/* pgctrl "start": run every device, return when all have stopped. */
+void pg_ctrl_start(struct pktgen_net *pn)
+{
+	if (pg_ctrl_post_wait(pn, PG_CTL_RUN, true) == -ERESTARTSYS) {
+		/* Ctrl-C: stop the run; results are computed by the threads. */
+		struct pktgen_thread *t;
+
+		rcu_read_lock();
+		list_for_each_entry_rcu(t, &pn->threads, list)
+			pg_thread_post(t, PG_CTL_STOP);
+		rcu_read_unlock();
+	}
+}
+
+/* ---- results ----------------------------------------------------------------- */
+
+static void pg_store_stats(struct pktgen_dev *pkt, int nr_frags)
+{
+	const struct pktgen_run *r = &pkt->run;
+	u64 elapsed = ktime_to_ns(ktime_sub(r->stopped_at, r->started_at));
+	u64 idle = min(r->idle_ns, elapsed);
+	u64 pps = 0, bps;
+
+	if (elapsed)
+		pps = div64_u64(r->sofar * NSEC_PER_SEC, elapsed);
+	bps = pps * 8 * r->cur.pkt_size;
+
+	pg_set_result(pkt,
+		      "OK: %llu(c%llu+d%llu) usec, %llu (%ubyte,%dfrags)\n"
+		      "  %llupps %lluMb/sec (%llubps) errors: %llu",
+		      div_u64(elapsed, NSEC_PER_USEC),
+		      div_u64(elapsed - idle, NSEC_PER_USEC),
+		      div_u64(idle, NSEC_PER_USEC),
+		      r->sofar, r->cur.pkt_size, nr_frags,
+		      pps, div_u64(bps, 1000000), bps, r->errors);
+}
+
+/* ---- runs -------------------------------------------------------------------- */
+
+static void pg_clear_counters(struct pktgen_run *r)
+{
+	r->sofar = 0;
+	r->errors = 0;
+	r->tx_bytes = 0;
+	r->seq_num = 1;
+	r->idle_ns = 0;
+}
+
+/* Copy the configuration into the run; @pkt->lock held. */
+static void pg_run_snapshot(struct pktgen_dev *pkt)
+{
+	struct pktgen_run *r = &pkt->run;
+
+	lockdep_assert_held(&pkt->lock);
+	/* Sizes left at 0 mean "smallest frame"; shown as such afterwards. */
+	if (!pkt->cfg.min_pkt_size)
+		pkt->cfg.min_pkt_size = PG_MIN_PKT_SIZE + PG_HDR_LEN;
+	if (pkt->cfg.min_pkt_size > pkt->cfg.max_pkt_size)
+		pkt->cfg.max_pkt_size = pkt->cfg.min_pkt_size;
+	r->cfg = pkt->cfg;
+	r->cfg_gen = pkt->cfg_gen;
+}
+
+static void pg_start_device(struct pktgen_dev *pkt)
+{
+	struct pktgen_run *r = &pkt->run;
+
+	if (pkt->running)
+		return;
+
+	spin_lock_bh(&pkt->lock);
+	pg_run_snapshot(pkt);
+	spin_unlock_bh(&pkt->lock);
+
+	pg_build_prepare(r, pkt->odev);
+	pg_cursor_reset(r);
+	pg_clear_counters(r);
+	r->skb = NULL;
+	r->clone_count = 0;
+	r->last_ok = true;
+	r->started_at = ktime_get();
+	r->stopped_at = r->started_at;
+	r->next_tx = r->started_at;
+	pg_set_result(pkt, "Starting");
+
+	spin_lock_bh(&pkt->lock);
+	pkt->clear_pending = false;
+	WRITE_ONCE(pkt->running, true);
+	spin_unlock_bh(&pkt->lock);
+}
+
+/* The configuration changed while running: take it from the next packet. */
+static void pg_run_refresh(struct pktgen_dev *pkt)
+{
+	struct pktgen_run *r = &pkt->run;
+	u64 old_delay = r->cfg.delay_ns;
+	ktime_t now;
+
+	spin_lock_bh(&pkt->lock);
+	pg_run_snapshot(pkt);
+	spin_unlock_bh(&pkt->lock);
+
+	pg_build_prepare(r, pkt->odev);
+	pg_cursor_reset(r);
+	if (r->cfg.delay_ns < old_delay) {
+		now = ktime_get();
+		if (ktime_after(r->next_tx, now))
+			r->next_tx = now;
+	}
+}
+
+static void pg_stop_device(struct pktgen_dev *pkt)
+{
+	struct pktgen_run *r = &pkt->run;
+	int nr_frags;
+
+	if (!pkt->running)
+		return;
+
+	nr_frags = r->skb ? skb_shinfo(r->skb)->nr_frags : -1;
+	r->stopped_at = ktime_get();
+	consume_skb(r->skb);
+	r->skb = NULL;
+	pg_store_stats(pkt, nr_frags);
+
+	spin_lock_bh(&pkt->lock);
+	WRITE_ONCE(pkt->running, false);
+	spin_unlock_bh(&pkt->lock);
+	wake_up_all(&pkt->thread->pn->wq);
+}
+
+/* ---- transmit ------------------------------------------------------------------ */
+
+static void pg_account_idle(struct pktgen_run *r, ktime_t since)
+{
+	r->idle_ns += ktime_to_ns(ktime_sub(ktime_get(), since));
+}
+
+/*
+ * Hand the skb to the driver @burst times under the queue lock; the
+ * "more" hint is set on all but the last.  Returns true when the skb was
+ * consumed (sent or dropped), false when the queue pushed back.
+ */
+static bool pg_xmit_start(struct pktgen_run *r, struct net_device *odev,
+			  unsigned int burst, bool shared)
+{
+	struct sk_buff *skb = r->skb;
+	struct netdev_queue *txq = skb_get_tx_queue(odev, skb);
+	unsigned int len = skb->len, left = burst;
+	bool consumed = false;
+	netdev_tx_t ret;
+
+	local_bh_disable();
+	HARD_TX_LOCK(odev, txq, smp_processor_id());
+	if (unlikely(netif_xmit_frozen_or_drv_stopped(txq)))
+		goto out_unlock;
+
+	if (shared)
+		refcount_add(burst, &skb->users);
+	do {
+		ret = netdev_start_xmit(skb, odev, txq, --left > 0);
+		if (!dev_xmit_complete(ret)) {
+			/* BUSY: this attempt's reference was not taken */
+			if (shared)
+				refcount_dec(&skb->users);
+			break;
+		}
+		consumed = true;
+		if (ret == NETDEV_TX_OK) {
+			r->sofar++;
+			r->seq_num++;
+			r->tx_bytes += len;
+		} else {
+			r->errors++;
+		}
+		if (!shared) {
+			r->skb = NULL;
+			break;
+		}
+	} while (left && !netif_xmit_frozen_or_drv_stopped(txq));
+
+	/*
+	 * Drop the references taken for copies that were not sent; ours is
+	 * still held, so this never frees the skb.
+	 */
+	if (shared && left)
+		WARN_ON_ONCE(refcount_sub_and_test(left, &skb->users));
+out_unlock:
+	HARD_TX_UNLOCK(odev, txq);
+	local_bh_enable();
+	return consumed;
+}
+
+/* At the end of a run, give the driver a moment to release the skb. */
+static void pg_drain_skb(struct pktgen_thread *t, struct pktgen_run *r)
+{
+	ktime_t start = ktime_get();
+	ktime_t deadline = ktime_add_ns(start, PG_SKB_DRAIN_NS);
+
+	while (r->skb && refcount_read(&r->skb->users) > 1) {
+		if (kthread_should_stop() || READ_ONCE(t->control) ||
+		    ktime_after(ktime_get(), deadline))
+			break;
+		if (need_resched())
+			schedule();
+		else
+			cpu_relax();
+	}
+	pg_account_idle(r, start);
+}
+
+static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt)
+{
+	struct net_device *odev = pkt->odev;
+	struct pktgen_run *r = &pkt->run;
+	bool shared;
+
+	if (unlikely(READ_ONCE(pkt->cfg_gen) != r->cfg_gen))
+		pg_run_refresh(pkt);
+	if (unlikely(READ_ONCE(pkt->clear_pending))) {
+		WRITE_ONCE(pkt->clear_pending, false);
+		pg_clear_counters(r);
+	}
+	if (unlikely(!netif_running(odev) || !netif_carrier_ok(odev))) {
+		pg_stop_device(pkt);
+		return;
+	}
+	if (unlikely(r->cfg.delay_ns == PG_DELAY_NEVER)) {
+		r->next_tx = KTIME_MAX;
+		return;
+	}
+
+	shared = r->cfg.flags & PG_F(SHARED);
+	if (!r->skb || (r->last_ok &&
+			++r->clone_count >= (shared ? r->cfg.clone_skb : 0))) {
+		consume_skb(r->skb);
+		r->skb = pg_build_skb(r, odev);
+		r->clone_count = 0;
+		if (unlikely(!r->skb)) {
+			net_info_ratelimited("%s: couldn't allocate skb\n", pkt->name);
+			pg_set_result(pkt, "No memory");
+			r->last_ok = false;
+			schedule();
+			return;
+		}
+	}
+
+	r->last_ok = pg_xmit_start(r, odev, shared ? r->cfg.burst : 1, shared);
+	if (r->last_ok && r->cfg.delay_ns)
+		r->next_tx = ktime_add_ns(r->next_tx, r->cfg.delay_ns);
+
+	if (r->cfg.count && r->sofar >= r->cfg.count) {
+		pg_drain_skb(t, r);
+		pg_stop_device(pkt);
+	}
+}
+
+/* ---- the thread ---------------------------------------------------------------- */
+
+/* The running device whose next slot is due first. */
+static struct pktgen_dev *pg_next_device(struct pktgen_thread *t)
+{
+	struct pktgen_dev *pkt, *best = NULL;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(pkt, &t->devs, list) {
+		if (!pkt->running)
+			continue;
+		if (!best || ktime_before(pkt->run.next_tx, best->run.next_tx))
+			best = pkt;
+	}
+	rcu_read_unlock();
+	/* Only this thread frees its devices, so @best stays valid. */
+	return best;
+}
+
+/*
+ * Wait for @pkt's next slot.  Returns false when the thread slept and
+ * should look at its requests again before transmitting.
+ */
+static bool pg_pace(struct pktgen_thread *t, struct pktgen_dev *pkt)
+{
+	struct pktgen_run *r = &pkt->run;
+	ktime_t now, wake;
+
+	if (!r->cfg.delay_ns)
+		return true;
+	now = ktime_get();
+	if (!ktime_before(now, r->next_tx))
+		return true;
+
+	if (ktime_to_ns(ktime_sub(r->next_tx, now)) > PG_SPIN_NS) {
+		wake = r->next_tx == KTIME_MAX ? KTIME_MAX :
+		       ktime_sub_ns(r->next_tx, PG_SPIN_NS / 2);
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!READ_ONCE(t->control) && !kthread_should_stop() &&
+		    READ_ONCE(pkt->cfg_gen) == r->cfg_gen)
+			schedule_hrtimeout_range(&wake, 0, HRTIMER_MODE_ABS);
+		__set_current_state(TASK_RUNNING);
+		pg_account_idle(r, now);
+		return false;
+	}
+
+	while (ktime_before(ktime_get(), r->next_tx) && !READ_ONCE(t->control))
+		cpu_relax();
+	pg_account_idle(r, now);
+	return !READ_ONCE(t->control);
+}
+
+static void pg_thread_remove(struct pktgen_thread *t, bool only_pending)
+{
+	struct pktgen_dev *pkt, *tmp;
+
+	list_for_each_entry_safe(pkt, tmp, &t->devs, list) {
+		if (only_pending && !READ_ONCE(pkt->remove_pending))
+			continue;
+		pg_stop_device(pkt);
+		pg_remove_device(pkt);
+	}
+}
+
+static void pg_thread_for_each(struct pktgen_thread *t, void (*fn)(struct pktgen_dev *))
+{
+	struct pktgen_dev *pkt;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(pkt, &t->devs, list)
+		fn(pkt);
+	rcu_read_unlock();
+}
+
+static void pg_thread_control(struct pktgen_thread *t)
+{
+	unsigned long control, ticket;
+
+	spin_lock_bh(&t->ctl_lock);
+	control = t->control;
+	t->control = 0;
+	ticket = t->ctl_posted;
+	spin_unlock_bh(&t->ctl_lock);
+
+	if (control & BIT(PG_CTL_STOP))
+		pg_thread_for_each(t, pg_stop_device);
+	if (control & BIT(PG_CTL_RUN))
+		pg_thread_for_each(t, pg_start_device);
+	if (control & BIT(PG_CTL_REMDEVALL))
+		pg_thread_remove(t, false);
+	if (control & BIT(PG_CTL_REMDEV))
+		pg_thread_remove(t, true);
+
+	smp_store_release(&t->ctl_done, ticket);
+	wake_up_all(&t->pn->wq);
+}
+
+static void pg_thread_idle(struct pktgen_thread *t)
+{
+	set_current_state(TASK_INTERRUPTIBLE);
+	if (!READ_ONCE(t->control) && !kthread_should_stop())
+		schedule();
+	__set_current_state(TASK_RUNNING);
+}
+
+static int pg_thread_fn(void *arg)
+{
+	struct pktgen_thread *t = arg;
+	struct pktgen_dev *pkt;
+	ktime_t since;
+
+	set_freezable();
+	while (!kthread_should_stop()) {
+		if (READ_ONCE(t->control))
+			pg_thread_control(t);
+
+		pkt = pg_next_device(t);
+		if (!pkt) {
+			pg_thread_idle(t);
+		} else if (pg_pace(t, pkt)) {
+			pg_xmit_slot(t, pkt);
+			if (need_resched()) {
+				since = ktime_get();
+				schedule();
+				if (pkt->running)
+					pg_account_idle(&pkt->run, since);
+			}
+		}
+		try_to_freeze();
+	}
+
+	pg_thread_remove(t, false);
+	/* Anyone waiting on a request is answered by the namespace exit. */
+	return 0;
+}
+
+int pg_thread_create(struct pktgen_net *pn, unsigned int cpu)
+{
+	struct pktgen_thread *t;
+	int err;
+
+	t = kzalloc_node(sizeof(*t), GFP_KERNEL, cpu_to_node(cpu));
+	if (!t)
+		return -ENOMEM;
+	t->pn = pn;
+	t->cpu = cpu;
+	INIT_LIST_HEAD(&t->devs);
+	spin_lock_init(&t->ctl_lock);
+	spin_lock_init(&t->result_lock);
+
+	t->task = kthread_create_on_cpu(pg_thread_fn, t, cpu, "kpktgend_%u");
+	if (IS_ERR(t->task)) {
+		err = PTR_ERR(t->task);
+		goto err_free;
+	}
+
+	t->entry = proc_create_data(t->task->comm, 0600, pn->proc_dir,
+				    &pg_thread_proc_ops, t);
+	if (!t->entry) {
+		err = -ENOMEM;
+		goto err_stop;
+	}
+
+	mutex_lock(&pn->lock);
+	list_add_tail_rcu(&t->list, &pn->threads);
+	mutex_unlock(&pn->lock);
+	wake_up_process(t->task);
+	return 0;
+
+err_stop:
+	kthread_stop(t->task);
+err_free:
+	kfree(t);
+	return err;
+}
+
+/* @t is off pn->threads and an RCU grace period has passed. */
+void pg_thread_destroy(struct pktgen_thread *t)
+{
+	kthread_stop(t->task);
+	proc_remove(t->entry);
+	kfree(t);
+}
