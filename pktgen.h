@@ -196,7 +196,7 @@ struct pktgen_thread {
 	unsigned long ctl_done;
 	struct list_head devs;		/* pktgen_dev, RCU; changes under pn->lock */
 
-	spinlock_t result_lock;
+	spinlock_t result_lock;		/* protects result */
 	char result[PG_RESULT_LEN];
 };
 
@@ -213,6 +213,13 @@ struct pktgen_net {
 };
 
 extern int pg_debug;
+
+/* Extra logging, switched on by the "debug" command or module parameter. */
+#define pg_dbg(fmt, ...)					\
+	do {							\
+		if (READ_ONCE(pg_debug))			\
+			pr_info(fmt, ##__VA_ARGS__);		\
+	} while (0)
 
 /* pktgen_main.c: namespaces, device registry, pgctrl */
 struct pktgen_net *pg_net(struct net *net);

@@ -18,9 +18,8 @@
  * netdev_get_by_name(); dev_get_by_name() + netdev_tracker_alloc() is the
  * spelling both 6.1 and 6.12 have.
  */
-static inline struct net_device *pg_netdev_get_by_name(struct net *net,
-							const char *name,
-							netdevice_tracker *tracker)
+static inline struct net_device *
+pg_netdev_get_by_name(struct net *net, const char *name, netdevice_tracker *tracker)
 {
 	struct net_device *dev = dev_get_by_name(net, name);
 

@@ -162,7 +162,7 @@ static bool pg_skb_sharing(const struct pktgen_dev *pkt)
 static int pg_apply_clone_skb(struct pktgen_dev *pkt, u64 *val, const char **why)
 {
 	if (*val && !pg_skb_sharing(pkt)) {
-		*why = "clone_skb needs a device that allows shared skbs (IFF_TX_SKB_SHARING); use clone_skb 0";
+		*why = "clone_skb > 0 needs a device with IFF_TX_SKB_SHARING";
 		return -EOPNOTSUPP;
 	}
 	if (*val && !(pkt->cfg.flags & PG_F(SHARED))) {
@@ -176,7 +176,7 @@ static int pg_apply_clone_skb(struct pktgen_dev *pkt, u64 *val, const char **why
 static int pg_apply_burst(struct pktgen_dev *pkt, u64 *val, const char **why)
 {
 	if (*val > 1 && !pg_skb_sharing(pkt)) {
-		*why = "burst > 1 needs a device that allows shared skbs (IFF_TX_SKB_SHARING)";
+		*why = "burst > 1 needs a device with IFF_TX_SKB_SHARING";
 		return -EOPNOTSUPP;
 	}
 	if (*val > 1 && !(pkt->cfg.flags & PG_F(SHARED))) {
@@ -297,7 +297,7 @@ static int pg_apply_dst_mac_count(struct pktgen_dev *pkt, u64 *val, const char *
 
 static int pg_apply_debug(struct pktgen_dev *pkt, u64 *val, const char **why)
 {
-	pg_debug = *val;
+	WRITE_ONCE(pg_debug, *val);
 	return 0;
 }
 
@@ -368,6 +368,8 @@ static int pg_run_num_cmd(struct pktgen_dev *pkt, const struct pg_num_cmd *cmd,
 	if (err)
 		return pg_error(pkt, err, "%s", why);
 	pg_cfg_notify(pkt);
+	pg_dbg("%s: %s %llu: delay now %llu ns\n", pkt->name, cmd->name, v,
+	       READ_ONCE(pkt->cfg.delay_ns));
 	pg_set_result(pkt, "OK: %s=%llu", cmd->shown ?: cmd->name, v);
 	return 0;
 }

@@ -214,6 +214,9 @@ static void pg_start_device(struct pktgen_dev *pkt)
 	r->stopped_at = r->started_at;
 	r->next_tx = r->started_at;
 	pg_set_result(pkt, "Starting");
+	pg_dbg("%s: starting on cpu %u: %u-%u byte frames, delay %llu ns, count %llu\n",
+	       pkt->name, pkt->thread->cpu, r->cfg.min_pkt_size, r->cfg.max_pkt_size,
+	       r->cfg.delay_ns, r->cfg.count);
 
 	spin_lock_bh(&pkt->lock);
 	pkt->clear_pending = false;
@@ -254,6 +257,8 @@ static void pg_stop_device(struct pktgen_dev *pkt)
 	consume_skb(r->skb);
 	r->skb = NULL;
 	pg_store_stats(pkt, nr_frags);
+	pg_dbg("%s: stopped after %llu packets, %llu errors\n",
+	       pkt->name, r->sofar, r->errors);
 
 	spin_lock_bh(&pkt->lock);
 	WRITE_ONCE(pkt->running, false);
@@ -480,6 +485,7 @@ static void pg_thread_control(struct pktgen_thread *t)
 	if (control & BIT(PG_CTL_REMDEV))
 		pg_thread_remove(t, true);
 
+	/* Pairs with READ_ONCE() in pg_thread_done(): results before ticket. */
 	smp_store_release(&t->ctl_done, ticket);
 	wake_up_all(&t->pn->wq);
 }
