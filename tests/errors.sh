@@ -1,0 +1,296 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Malformed and refused writes: every case asserts the errno and, where the
+# file has one, the Result text.  Expectations follow the v6.15+ upstream
+# parser (which our module implements); where the stock module of an older
+# kernel differs (pre-v6.15: no `param=value`, `rate 0` is a short write,
+# ENOTSUPP 524 instead of EOPNOTSUPP, pgctrl drops the last byte), the
+# stock expectation is asserted instead when PKTGEN_MODULE=stock.
+#
+#   netns $NS:  dum0 (dummy)   va <-> vb (veth)
+#               kpktgend_<first cpu> <- dum0, va
+. "$(dirname "$0")/lib/lib.sh"
+
+EPERM=1 EINVAL=22 EOPNOTSUPP=95 ENOTSUPP=524
+
+ktap_header
+ktap_plan 36
+
+# v6.15+ parsing: ours always, the stock module from v6.15 on.
+kver_ge() {	# MAJOR MINOR
+	local v=${KV:-$(uname -r)} maj min
+	maj=${v%%.*} min=${v#*.} min=${min%%[!0-9]*}
+	[ "$maj" -gt "$1" ] || { [ "$maj" -eq "$1" ] && [ "$min" -ge "$2" ]; }
+}
+hardened() { pg_is_ours || kver_ge 6 15; }
+if hardened; then ENOTSUP_WANT=$EOPNOTSUPP; else ENOTSUP_WANT=$ENOTSUPP; fi
+
+# w_is ERRNO FILE CMD: writing "CMD\n" fails with ERRNO (0 = succeeds).
+w_is() {
+	local rc=0
+	in_ns "$N" pg_write "$2" "$3" || rc=$?
+	[ "$rc" -eq "$1" ] && return 0
+	echo "write '$3' to $2: errno $rc, want $1"
+	return 1
+}
+# wr_is ERRNO FILE BYTES: the same for exact bytes (printf %b escapes).
+wr_is() {
+	local rc=0
+	in_ns "$N" pg_write_raw "$2" "$3" || rc=$?
+	[ "$rc" -eq "$1" ] && return 0
+	echo "write '$3' (raw) to $2: errno $rc, want $1"
+	return 1
+}
+res_is() {	# FILE TEXT
+	local got
+	got=$(in_ns "$N" pg_result "$1")
+	[ "$got" = "$2" ] && return 0
+	echo "$1 Result: '$got', want '$2'"
+	return 1
+}
+# w_res ERRNO FILE CMD RESULT: errno and the Result afterwards.
+w_res() { w_is "$1" "$2" "$3" && res_is "$2" "$4"; }
+wr_res() { wr_is "$1" "$2" "$3" && res_is "$2" "$4"; }
+# w_ret FILE BYTES: print write(2)'s return value (or -errno).
+w_ret() {
+	printf '%b' "$2" | ip netns exec "$N" /usr/bin/python3 -S -c '
+import os, sys
+d = sys.stdin.buffer.read()
+fd = os.open(sys.argv[1], os.O_WRONLY)
+try:
+    print(os.write(fd, d))
+except OSError as e:
+    print(-e.errno)' "$PG_PROC/$1"
+}
+param() {	# DEV NAME: the value after "NAME: " in the Params lines
+	in_ns "$N" pg_read "$1" | sed -n "s/.* $2:\? \([^ ]*\).*/\1/p" | head -n1
+}
+
+if ! pg_load; then
+	ktap_fail "module loads"
+	ktap_finish
+fi
+ktap_pass "module loads"
+
+CPU0=$(cut -d, -f1 </sys/devices/system/cpu/online)
+T0=kpktgend_${CPU0%%-*}
+ns_create NS
+dummy_create "$NS" dum0
+veth_create "$NS" va "$NS" vb
+N=$NS
+in_ns "$N" pg_read pgctrl >/dev/null	# starts lib's write helper (no fork later)
+setup() {
+	in_ns "$N" pg_set "$T0" "add_device dum0" && in_ns "$N" pg_set "$T0" "add_device va" &&
+		in_ns "$N" pg_set dum0 "count 1000"
+}
+if ! setup; then
+	ktap_fail "add dum0 and va"
+	ktap_finish
+fi
+ktap_pass "add dum0 and va"
+
+# Where stock leaves the previous Result after a failed write, ours says
+# why the write failed (no write leaves a stale Result): ours_or RES TEXT
+ours_or() { if pg_is_ours; then echo "$2"; else echo "$1"; fi; }
+
+# --- device file
+check "unknown command: EINVAL, Result 'No such parameter \"foo\"'" \
+	w_res $EINVAL dum0 "foo 1" 'No such parameter "foo"'
+in_ns "$N" pg_set dum0 "count 1000"
+check "empty write to the device: EINVAL, Result unchanged (ours: says why)" \
+	wr_res $EINVAL dum0 '' "$(ours_or "OK: count=1000" "ERROR: empty write")"
+check "dst_mac zz: EINVAL, Result unchanged (ours: says why)" \
+	w_res $EINVAL dum0 "dst_mac zz" \
+	"$(ours_or "OK: count=1000" "ERROR: dst_mac takes a MAC address (xx:xx:xx:xx:xx:xx)")"
+check "src_mac 00:11:22:33:44: EINVAL, Result unchanged (ours: says why)" \
+	w_res $EINVAL dum0 "src_mac 00:11:22:33:44" \
+	"$(ours_or "OK: count=1000" "ERROR: src_mac takes a MAC address (xx:xx:xx:xx:xx:xx)")"
+
+rate0() {	# CMD OURS_RESULT: refused, nothing changes (stock < 6.15: a 1-byte write)
+	local ret d0 d1
+	d0=$(param dum0 delay)
+	ret=$(w_ret dum0 "$1\n")
+	d1=$(param dum0 delay)
+	[ "$d0" = "$d1" ] || { echo "delay changed: $d0 -> $d1"; return 1; }
+	res_is dum0 "$(ours_or "OK: count=1000" "$2")" || return 1
+	if hardened; then
+		[ "$ret" = -$EINVAL ] && return 0
+		echo "'$1': write returned $ret, want -$EINVAL"
+	else
+		[ "$ret" = 1 ] && return 0
+		echo "'$1': write returned $ret, want 1 (stock < 6.15 short write)"
+	fi
+	return 1
+}
+in_ns "$N" pg_set dum0 "count 1000"
+check "rate 0: refused (EINVAL), Result and delay unchanged" rate0 "rate 0" \
+	"ERROR: rate must be 1 or more Mb/s"
+in_ns "$N" pg_set dum0 "count 1000"
+check "ratep 0: refused (EINVAL), Result and delay unchanged" rate0 "ratep 0" \
+	"ERROR: ratep must be 1 or more packets/s"
+
+prefixes_einval() {	# FILE WORD: every prefix of WORD, with and without "\n"
+	local i p
+	for ((i = 1; i <= ${#2}; i++)); do
+		p=${2:0:i}
+		wr_is $EINVAL "$1" "$p" && w_is $EINVAL "$1" "$p" || return 1
+	done
+}
+check "device: every prefix of forsurewrongcommand: EINVAL" \
+	prefixes_einval dum0 forsurewrongcommand
+# the device command name is cut at 15 characters
+check "device: Result names the command cut to 15 chars" \
+	res_is dum0 'No such parameter "forsurewrongcom"'
+
+min_pkt() {	# BYTES VALUE: accepted and shown in Params
+	local v
+	in_ns "$N" pg_write_raw dum0 "min_pkt_size 60" || return 1
+	wr_res 0 dum0 "$1" "OK: min_pkt_size=$2" || return 1
+	v=$(param dum0 min_pkt_size)
+	[ "$v" = "$2" ] && return 0
+	echo "Params min_pkt_size: $v, want $2"
+	return 1
+}
+# stock < 6.15 has no '=' separator: "name=" and "name= " are unknown words
+min_pkt_refused() {	# BYTES WORD
+	wr_res $EINVAL dum0 "$1" "No such parameter \"$2\""
+}
+for nul in "" '\0'; do
+	sfx=${nul:+ + NUL}
+	if hardened; then
+		check "min_pkt_size=1001$sfx: accepted" min_pkt "min_pkt_size=1001$nul" 1001
+	else
+		check "min_pkt_size=1001$sfx: EINVAL on stock < 6.15" \
+			min_pkt_refused "min_pkt_size=1001$nul" "min_pkt_size=10"
+	fi
+	check "'min_pkt_size =2002'$sfx: accepted" min_pkt "min_pkt_size =2002$nul" 2002
+	if hardened; then
+		check "'min_pkt_size= 3003'$sfx: accepted" min_pkt "min_pkt_size= 3003$nul" 3003
+	else
+		check "'min_pkt_size= 3003'$sfx: EINVAL on stock < 6.15" \
+			min_pkt_refused "min_pkt_size= 3003$nul" "min_pkt_size="
+	fi
+	check "'min_pkt_size = 4004'$sfx: accepted" min_pkt "min_pkt_size = 4004$nul" 4004
+done
+
+# an exit status cannot carry 524: read the errno from write(2) itself
+wret_res() {	# ERRNO FILE CMD RESULT
+	local ret
+	ret=$(w_ret "$2" "$3\n")
+	[ "$ret" = "-$1" ] || { echo "write '$3' to $2: returned $ret, want -$1"; return 1; }
+	res_is "$2" "$4"
+}
+check "clone_skb 1 on veth: EOPNOTSUPP ($ENOTSUP_WANT), Result unchanged" \
+	wret_res $ENOTSUP_WANT va "clone_skb 1" \
+	"$(ours_or Idle "ERROR: clone_skb > 0 needs a device with IFF_TX_SKB_SHARING")"
+check "burst 2 on veth: EOPNOTSUPP ($ENOTSUP_WANT), Result unchanged" \
+	wret_res $ENOTSUP_WANT va "burst 2" \
+	"$(ours_or Idle "ERROR: burst > 1 needs a device with IFF_TX_SKB_SHARING")"
+in_ns "$N" pg_set dum0 "clone_skb 10"
+if pg_is_ours || kver_ge 6 7; then
+	check "flag !SHARED with clone_skb 10 on dummy: EINVAL, Result unchanged" \
+		w_res $EINVAL dum0 "flag !SHARED" \
+		"$(ours_or "OK: clone_skb=10" "ERROR: flag !SHARED needs clone_skb 0 and burst 1")"
+else	# no SHARED flag before v6.7: an unknown flag (write succeeds)
+	unknown_shared() {
+		w_is 0 dum0 "flag !SHARED" &&
+			in_ns "$N" pg_result dum0 | head -n1 | grep -qx 'Flag -:!SHARED:- unknown'
+	}
+	check "flag !SHARED on stock < 6.7: unknown flag, write succeeds" \
+		unknown_shared
+fi
+in_ns "$N" pg_set dum0 "clone_skb 0"
+
+# deliberate divergences: our parser refuses what stock silently accepts.
+# No upstream Result text exists for these: the value must not change and
+# the Result must not claim success.
+ours_refuses() {	# CMD PARAM: PARAM (a Params field) keeps its value
+	local v0 v1 res
+	v0=$(param dum0 "$2")
+	w_is $EINVAL dum0 "$1" || return 1
+	v1=$(param dum0 "$2")
+	[ "$v0" = "$v1" ] || { echo "'$1' changed $2: $v0 -> $v1"; return 1; }
+	res=$(in_ns "$N" pg_result dum0)
+	case "$res" in OK:*) echo "'$1': Result '$res'"; return 1 ;; esac
+}
+for c in "pkt_size abc:min_pkt_size" "count -1:count" "dst_mac zz:zz:dst_mac"; do
+	if pg_is_ours; then
+		check "ours: '${c%:*}': EINVAL, value kept, no OK Result" ours_refuses "${c%:*}" "${c##*:}"
+	else
+		ktap_skip "ours: '${c%:*}': EINVAL, value kept, no OK Result" "stock accepts it"
+	fi
+done
+
+# --- thread file
+check "thread: every prefix of forsureawrongcommand: EINVAL" \
+	prefixes_einval "$T0" forsureawrongcommand
+check "thread: Result unchanged by unknown commands (ours: names it)" \
+	res_is "$T0" "$(ours_or "OK: add_device=va" 'No such parameter "forsureawrongcommand"')"
+check "thread: max_before_softir (truncated): EINVAL" \
+	w_is $EINVAL "$T0" max_before_softir
+MBS="OK: Note! max_before_softirq is obsoleted -- Do not use"
+check "thread: max_before_softirq: OK + obsolete note" \
+	w_res 0 "$T0" max_before_softirq "$MBS"
+check "thread: max_before_softirq + NUL: OK + obsolete note" \
+	wr_res 0 "$T0" 'max_before_softirq\0' "$MBS"
+
+# --- pgctrl (no Result line)
+junk=$(printf 'x%.0s' $(seq 130))
+pgctrl_einval() {
+	local w
+	for w in 'Start\n' 'start \n' 'start\n\n' '' "$1" "$1\n" 'foo\n'; do
+		wr_is $EINVAL pgctrl "$w" || return 1
+	done
+}
+check "pgctrl: Start, 'start ', start+2 newlines, 130 bytes, empty: EINVAL" \
+	pgctrl_einval "$junk"
+check "pgctrl: stop\\n accepted" wr_is 0 pgctrl 'stop\n'
+check "pgctrl: stop\\0 accepted" wr_is 0 pgctrl 'stop\0'
+if hardened; then
+	check "pgctrl: stop (no newline) accepted" wr_is 0 pgctrl 'stop'
+else
+	check "pgctrl: stop (no newline): EINVAL on stock < 6.15" \
+		wr_is $EINVAL pgctrl 'stop'
+fi
+
+# --- capabilities: root of a child user namespace lacks CAP_NET_ADMIN
+userns_write() {	# FILE CMD: write "CMD\n" as root of a new user ns
+	_pgw_init
+	if [ "$_PGW" = python ]; then
+		printf '%s\n' "$2" | ip netns exec "$N" unshare -U -r /usr/bin/python3 -c "$_PGW_PY" "$PG_PROC/$1"
+	else
+		printf '%s\n' "$2" | ip netns exec "$N" unshare -U -r "$_PGW" "$PG_PROC/$1"
+	fi
+}
+un_is() {	# ERRNO FILE CMD
+	local rc=0
+	userns_write "$2" "$3" || rc=$?
+	[ "$rc" -eq "$1" ] && return 0
+	echo "userns write '$3' to $2: errno $rc, want $1"
+	return 1
+}
+pgctrl_eperm() {
+	local c
+	for c in stop start reset foo ""; do
+		un_is $EPERM pgctrl "$c" || return 1
+	done
+}
+check "userns root: every pgctrl write: EPERM" pgctrl_eperm
+in_ns "$N" pg_set dum0 "count 1000"
+if pg_is_ours; then
+	want=$EPERM
+else
+	want=0	# stock checks no capability on thread and device files
+fi
+check "userns root: thread write errno $want" \
+	un_is $want "$T0" max_before_softirq
+un_dev() {
+	un_is "$1" dum0 "count 5" || return 1
+	if [ "$1" -eq 0 ]; then res_is dum0 "OK: count=5"; else res_is dum0 "OK: count=1000"; fi
+}
+check "userns root: device write errno $want (Result follows)" un_dev $want
+
+in_ns "$N" pg_write pgctrl reset
+pg_unload
+ktap_finish

@@ -1,0 +1,499 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Test library for the pktgen tests.  A test sources it with
+#	. "$(dirname "$0")/lib/lib.sh"
+# and prints KTAP through the ktap_* / check helpers.  Everything a test
+# sets up is undone by the EXIT trap installed here (cleanup_push).
+# Safe under `set -u`.  The API is described in the briefs' common.md.
+
+LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+PCAP_PY="$LIB_DIR/pcap.py"
+PG_PROC=/proc/net/pktgen
+
+# ---------------------------------------------------------------- KTAP
+_KT_N=0 _KT_PASS=0 _KT_FAIL=0 _KT_SKIP=0 _KT_PLAN=""
+
+ktap_header() { echo "TAP version 13"; }
+ktap_plan() { _KT_PLAN=$1; echo "1..$1"; }
+ktap_diag() {	# MSG: each line as a "# " diagnostic
+	local l
+	[ -n "${1:-}" ] || return 0
+	while IFS= read -r l; do echo "# $l"; done <<<"$1"
+}
+ktap_pass() { _KT_N=$((_KT_N + 1)) _KT_PASS=$((_KT_PASS + 1)); echo "ok $_KT_N $1"; }
+ktap_fail() {
+	_KT_N=$((_KT_N + 1)) _KT_FAIL=$((_KT_FAIL + 1))
+	ktap_diag "${2:-}"
+	echo "not ok $_KT_N $1"
+}
+ktap_skip() { _KT_N=$((_KT_N + 1)) _KT_SKIP=$((_KT_SKIP + 1)); echo "ok $_KT_N $1 # SKIP ${2:-}"; }
+
+# check NAME CMD...: pass if CMD exits 0, else fail showing its output.
+check() {
+	local name=$1 out rc=0
+	shift
+	out=$("$@" 2>&1) || rc=$?
+	if [ "$rc" -eq 0 ]; then
+		ktap_pass "$name"
+	else
+		ktap_fail "$name" "$(printf '%s\n[exit %d: %s]' "$out" "$rc" "$*")"
+	fi
+	return 0
+}
+
+# Exit 0 if no subtest failed, 1 otherwise, 4 if every subtest skipped.
+ktap_finish() {
+	local rc=0
+	if [ -z "$_KT_PLAN" ]; then
+		echo "1..$_KT_N"
+	elif [ "$_KT_PLAN" != "$_KT_N" ]; then
+		echo "# plan was $_KT_PLAN subtests but $_KT_N ran"
+		rc=1
+	fi
+	echo "# totals: pass:$_KT_PASS fail:$_KT_FAIL skip:$_KT_SKIP"
+	if [ "$_KT_FAIL" -gt 0 ] || [ "$_KT_N" -eq 0 ]; then
+		rc=1
+	elif [ "$rc" -eq 0 ] && [ "$_KT_SKIP" -eq "$_KT_N" ]; then
+		rc=4
+	fi
+	exit "$rc"
+}
+
+# ---------------------------------------------------------------- cleanup
+_LIB_CLEANUP=()
+cleanup_push() { _LIB_CLEANUP+=("$*"); }
+_lib_cleanup() {
+	local i
+	for ((i = ${#_LIB_CLEANUP[@]} - 1; i >= 0; i--)); do
+		eval "${_LIB_CLEANUP[i]}" >/dev/null 2>&1 || true
+	done
+	_LIB_CLEANUP=()
+	[ -n "${_LIB_TMP:-}" ] && rm -rf "$_LIB_TMP"
+	return 0
+}
+trap _lib_cleanup EXIT	# tests: use cleanup_push, not a trap of their own
+trap 'exit 143' TERM
+trap 'exit 130' INT
+
+# A per-test scratch directory (removed on exit): lib_tmpdir prints it.
+_LIB_TMP=""
+lib_tmpdir() {
+	[ -n "$_LIB_TMP" ] || _LIB_TMP=$(mktemp -d /tmp/pgtest.XXXXXX)
+	echo "$_LIB_TMP"
+}
+
+# wait_until TIMEOUT_S CMD...: poll CMD every 0.1 s until it succeeds.
+wait_until() {
+	local s=$1 f end
+	f=${s#*.}
+	[ "$f" = "$s" ] && f=0
+	f=${f}000000
+	end=$(( ${EPOCHREALTIME/./} + 10#${s%%.*}000000 + 10#${f:0:6} ))
+	shift
+	while :; do
+		"$@" >/dev/null 2>&1 && return 0
+		[ "${EPOCHREALTIME/./}" -ge "$end" ] && return 1
+		sleep 0.1
+	done
+}
+
+# ---------------------------------------------------------------- proc I/O
+# Every pktgen write is ONE write(2) whose errno we report.  Forking a
+# process costs ~0.1 s under TCG (python ~1 s), so a small C helper serves
+# the requests of a test through FIFOs (one server per test, guarded by a
+# token FIFO so subshells and background jobs can share it); blocking
+# pgctrl start/reset and pg_write_raw run the helper once per call.  The
+# helper is $PG_WRITE_HELPER (built by vm.sh), else compiled into /tmp with
+# cc, else python (one-shot only).  It enters the caller's netns (or, under
+# in_ns, the named one) for every request: pgctrl acts on the writer's netns.
+read -r -d '' _PGW_SRC <<'PGW_C' || :
+/* pgwrite: one write(2) to a proc file and its errno, optionally in a netns.
+ *	pgwrite [-n NSFILE] [-r] PATH	write stdin (or -r: print PATH);
+ *					exit status = errno
+ *	pgwrite -s			server: requests on stdin
+ *	"W|R NSFILE|- PATH LEN\n" + LEN data bytes -> "ERRNO LEN\n" + LEN bytes
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+static char buf[1 << 20];
+static int home = -1;
+static int enter(const char *ns)
+{
+	int fd, r;
+
+	if (!strcmp(ns, "-"))
+		return home < 0 ? 0 : setns(home, CLONE_NEWNET) ? errno : 0;
+	fd = open(ns, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	r = setns(fd, CLONE_NEWNET) ? errno : 0;
+	close(fd);
+	return r;
+}
+static int rd(const char *path, size_t *n)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t r;
+
+	*n = 0;
+	if (fd < 0)
+		return errno;
+	while (*n < sizeof(buf) && (r = read(fd, buf + *n, sizeof(buf) - *n)) > 0)
+		*n += r;
+	r = r < 0 ? errno : 0;
+	close(fd);
+	return r;
+}
+static int wr(const char *path, size_t n)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), r;
+
+	if (fd < 0)
+		return errno;
+	r = write(fd, buf, n) < 0 ? errno : 0;
+	close(fd);
+	return r;
+}
+static int serve(void)
+{
+	char op, ns[4096], path[4096];
+	size_t len, n;
+	int e;
+
+	home = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	while (scanf(" %c %4095s %4095s %zu", &op, ns, path, &len) == 4) {
+		getchar();
+		if (len > sizeof(buf) || fread(buf, 1, len, stdin) != len)
+			return 1;
+		n = 0;
+		e = enter(ns);
+		if (!e)
+			e = op == 'R' ? rd(path, &n) : wr(path, len);
+		enter("-");	/* hold no netns: `ip netns del` must free it */
+		printf("%d %zu\n", e, n);
+		fwrite(buf, 1, n, stdout);
+		fflush(stdout);
+	}
+	return 0;
+}
+int main(int argc, char **argv)
+{
+	int o, e, rflag = 0;
+	size_t n = 0;
+	ssize_t r;
+
+	while ((o = getopt(argc, argv, "n:rs")) != -1) {
+		if (o == 's')
+			return serve();
+		if (o == 'r')
+			rflag = 1;
+		else if (o == 'n' && (e = enter(optarg)))
+			return e;
+		else if (o == '?')
+			return 2;
+	}
+	if (optind != argc - 1)
+		return 2;
+	if (rflag) {
+		e = rd(argv[optind], &n);
+		fwrite(buf, 1, n, stdout);
+		return e;
+	}
+	while (n < sizeof(buf) && (r = read(0, buf + n, sizeof(buf) - n)) > 0)
+		n += r;
+	return wr(argv[optind], n);
+}
+PGW_C
+_PGW_PY='import os, sys
+if sys.argv[1] == "-r":
+    sys.stdout.write(open(sys.argv[2]).read()); sys.exit(0)
+d = sys.stdin.buffer.read()
+try:
+    fd = os.open(sys.argv[1], os.O_WRONLY)
+    os.write(fd, d)
+except OSError as e:
+    sys.exit(e.errno)'
+_PGW="" _PGS_TOK="" _PG_NS=""
+_pgw_init() {
+	[ -n "$_PGW" ] && return 0
+	local c=/tmp/pktgen-lib/pgwrite-${#_PGW_SRC}	# a new source, a new binary
+	if [ -n "${PG_WRITE_HELPER:-}" ] && [ -x "$PG_WRITE_HELPER" ]; then
+		_PGW=$PG_WRITE_HELPER
+	elif [ -x "$c" ]; then
+		_PGW=$c
+	elif command -v cc >/dev/null 2>&1 && mkdir -p /tmp/pktgen-lib &&
+	     printf '%s\n' "$_PGW_SRC" | cc -O2 -x c -o "$c.$$" - 2>/dev/null &&
+	     mv -f "$c.$$" "$c"; then
+		_PGW=$c
+	else
+		_PGW=python
+	fi
+	export PG_WRITE_HELPER=$_PGW
+}
+
+_pgw1() {	# [-r] PATH: one helper process (stdin = data)
+	if [ "$_PGW" != python ]; then
+		"$_PGW" ${_PG_NS:+-n "/run/netns/$_PG_NS"} "$@"
+	elif [ -n "$_PG_NS" ]; then
+		ip netns exec "$_PG_NS" /usr/bin/python3 -c "$_PGW_PY" "$@"
+	else
+		/usr/bin/python3 -c "$_PGW_PY" "$@"
+	fi
+}
+
+_pgs_start() {	# the per-test server, started by the test's main shell
+	[ "$BASHPID" = "$$" ] && [ "$_PGW" != python ] || return 1
+	local d
+	lib_tmpdir >/dev/null
+	d=$_LIB_TMP
+	# on failure, a bad fd makes every later call fall back at once
+	mkfifo "$d/pgs.in" "$d/pgs.out" "$d/pgs.tok" || { _PGS_TOK=-; return 1; }
+	exec {_PGS_W}<>"$d/pgs.in" {_PGS_R}<>"$d/pgs.out" {_PGS_TOK}<>"$d/pgs.tok"
+	"$_PGW" -s <&"$_PGS_W" >&"$_PGS_R" 2>/dev/null &
+	cleanup_push "kill $!"
+	printf t >&"$_PGS_TOK"
+}
+
+_pgs_call() {	# W|R PATH DATA: via the server; sets _PGS_ERR, _PGS_OUT
+	[ -n "$_PGS_TOK" ] || _pgs_start || return 1
+	[[ $2 != *[[:space:]]* ]] || return 1
+	local LC_ALL=C len ns t
+	ns=${_PG_NS:+/run/netns/$_PG_NS}
+	ns=${ns:-/proc/$BASHPID/ns/net}
+	read -r -N 1 -t 60 -u "$_PGS_TOK" t 2>/dev/null || return 1
+	printf '%s %s %s %d\n%s' "$1" "$ns" "$2" "${#3}" "$3" >&"$_PGS_W"
+	_PGS_OUT=""
+	if ! read -r -t 60 -u "$_PGS_R" _PGS_ERR len; then
+		_PGS_ERR=110 _PGS_TOK=""	# server gone: give up on it
+		return 0
+	fi
+	[ "$len" -gt 0 ] && IFS= read -r -N "$len" -u "$_PGS_R" _PGS_OUT
+	printf t >&"$_PGS_TOK"
+}
+
+# pg_write FILE CMD: write "CMD\n" in one write(2); returns 0 or errno.
+pg_write() {
+	_pgw_init
+	case "$1 $2" in
+	"pgctrl start"*|"pgctrl reset"*) ;;	# blocking: not via the server
+	*) _pgs_call W "$PG_PROC/$1" "$2"$'\n' && return "$_PGS_ERR" ;;
+	esac
+	_pgw1 "$PG_PROC/$1" <<<"$2"
+}
+
+# pg_write_raw FILE BYTES: exactly BYTES (printf %b escapes, e.g. \0, \n).
+pg_write_raw() {
+	_pgw_init
+	printf '%b' "$2" | _pgw1 "$PG_PROC/$1"
+}
+
+_pg_read_var() {	# FILE: the file's text into _PG_TEXT (no fork); errno
+	local rc=0
+	if _pgs_call R "$PG_PROC/$1" ""; then
+		_PG_TEXT=$_PGS_OUT
+		return "$_PGS_ERR"
+	fi
+	_PG_TEXT=$(_pgw1 -r "$PG_PROC/$1" </dev/null) || rc=$?
+	return "$rc"
+}
+
+_pg_result_var() {	# FILE: its Result text into _PG_TEXT
+	_pg_read_var "$1" || return 1
+	case "$_PG_TEXT" in
+	"Result: "*) _PG_TEXT=${_PG_TEXT#Result: } ;;
+	*$'\n'"Result: "*) _PG_TEXT=${_PG_TEXT#*$'\n'Result: } ;;
+	*) _PG_TEXT=""; return 1 ;;
+	esac
+	_PG_TEXT=${_PG_TEXT%$'\n'}
+}
+
+# pg_read FILE: print /proc/net/pktgen/FILE (fast; also under in_ns).
+pg_read() {
+	local _PG_TEXT rc=0
+	_pgw_init
+	_pg_read_var "$1" || rc=$?
+	printf '%s' "$_PG_TEXT"
+	return "$rc"
+}
+
+# pg_result FILE: the Result text (everything after "Result: ", all lines).
+pg_result() {
+	local _PG_TEXT
+	_pgw_init
+	_pg_result_var "$1" || return 1
+	printf '%s\n' "$_PG_TEXT"
+}
+
+# pg_set DEV CMD: the classic pgset; the write must succeed with Result OK:.
+pg_set() {
+	local rc=0 _PG_TEXT
+	pg_write "$1" "$2" || rc=$?
+	_pg_result_var "$1"
+	case "$_PG_TEXT" in
+	OK:*) [ "$rc" -eq 0 ] && return 0 ;;
+	esac
+	echo "pg_set $1 '$2': errno $rc, Result: $_PG_TEXT"
+	return 1
+}
+
+# ---------------------------------------------------------------- module
+pg_is_ours() { [ "${PKTGEN_MODULE:-ours}" != stock ]; }
+
+pg_unload() {
+	[ -e /sys/module/pktgen/initstate ] || return 0
+	rmmod pktgen || { echo "# pg_unload: rmmod pktgen failed" >&2; return 1; }
+}
+
+_pg_wait_loaded() {
+	wait_until 10 test -e "$PG_PROC/pgctrl" ||
+		{ echo "# pg_load: $PG_PROC/pgctrl did not appear" >&2; return 1; }
+}
+
+pg_load_stock() {
+	pg_unload || return 1
+	modprobe pktgen || { echo "# pg_load: modprobe pktgen failed" >&2; return 1; }
+	_pg_wait_loaded
+}
+
+pg_load() {
+	pg_is_ours || { pg_load_stock; return; }
+	pg_unload || return 1
+	if [ -z "${PKTGEN_KO:-}" ] || [ ! -f "$PKTGEN_KO" ]; then
+		echo "# pg_load: PKTGEN_KO '${PKTGEN_KO:-}' not found" >&2
+		return 1
+	fi
+	insmod "$PKTGEN_KO" || { echo "# pg_load: insmod $PKTGEN_KO failed" >&2; return 1; }
+	_pg_wait_loaded
+}
+
+# ---------------------------------------------------------------- netns
+# ns_create VAR: new netns with a random name (in $VAR), lo up, auto-deleted.
+ns_create() {
+	local ns
+	ns=pgt-$(printf '%08x' "$SRANDOM")
+	ip netns add "$ns" || return 1
+	cleanup_push "ip netns del $ns"
+	ip -n "$ns" link set lo up || return 1
+	printf -v "$1" '%s' "$ns"
+}
+
+# in_ns NS CMD...: run CMD (a program or a lib/test shell function) in NS.
+in_ns() {
+	local ns=$1
+	shift
+	case $1 in
+	pg_write|pg_write_raw|pg_read|pg_result|pg_set)
+		local _PG_NS=$ns	# these enter NS themselves: no fork
+		"$@"
+		return ;;
+	esac
+	if [ "$(type -t "$1")" = function ]; then
+		# a child bash with this shell's functions and lib state; written
+		# to a file by builtins (a fork costs ~0.1-1 s under TCG)
+		local f=/dev/null
+		_pgw_init
+		[ "$BASHPID" = "$$" ] && lib_tmpdir >/dev/null && f=$_LIB_TMP/in_ns.sh
+		[ "$f" = /dev/null ] && f=$(mktemp /tmp/pgtest-in_ns.XXXXXX)
+		{
+			declare -p LIB_DIR PCAP_PY PG_PROC _PGW _PGW_SRC _PGW_PY \
+				_PGS_TOK ${_PGS_TOK:+_PGS_W _PGS_R}
+			declare -f
+			echo "_LIB_CLEANUP=(); trap _lib_cleanup EXIT"
+		} >"$f"
+		ip netns exec "$ns" bash -c '. "$0"; "$@"' "$f" "$@"
+	else
+		ip netns exec "$ns" "$@"
+	fi
+}
+
+_dev_prep() {	# NS DEV: IPv6 off, up
+	ip netns exec "$1" sysctl -qw "net.ipv6.conf.$2.disable_ipv6=1" &&
+		ip -n "$1" link set "$2" up
+}
+
+# veth_create NSA DEVA NSB DEVB: a veth pair across two netns, up, IPv6 off.
+veth_create() {
+	ip -n "$1" link add "$2" type veth peer name "$4" netns "$3" || return 1
+	_dev_prep "$1" "$2" && _dev_prep "$3" "$4"
+}
+
+# dummy_create NS DEV: a dummy device, up, IPv6 off.
+dummy_create() {
+	ip -n "$1" link add "$2" type dummy || return 1
+	_dev_prep "$1" "$2"
+}
+
+# ---------------------------------------------------------------- capture
+_CAP_PIDS=() _CAP_FILES=()
+
+# cap_start NS DEV FILE: tcpdump -w FILE in the background, once listening.
+# Immediate mode makes libpcap use one ring slot per snaplen bytes: a small
+# snaplen and a big buffer keep bursts of thousands of frames (with -s 0
+# only ~8 slots fit and most of a burst is dropped).  CAP_SNAPLEN and
+# CAP_BUFFER_KB override.
+cap_start() {
+	local ns=$1 dev=$2 file=$3 pid
+	ip netns exec "$ns" tcpdump -i "$dev" -w "$file" -U --immediate-mode \
+		-n -s "${CAP_SNAPLEN:-4096}" -B "${CAP_BUFFER_KB:-65536}" \
+		-Z root 2>"$file.log" &
+	pid=$!
+	if ! wait_until 20 _cap_ready "$pid" "$file.log"; then
+		echo "# cap_start: tcpdump on $ns/$dev did not start:" >&2
+		sed 's/^/# /' "$file.log" >&2
+		kill "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		return 1
+	fi
+	if ! kill -0 "$pid" 2>/dev/null; then
+		echo "# cap_start: tcpdump on $ns/$dev exited:" >&2
+		sed 's/^/# /' "$file.log" >&2
+		wait "$pid" 2>/dev/null
+		return 1
+	fi
+	[ ${#_CAP_PIDS[@]} -eq 0 ] && cleanup_push cap_stop
+	_CAP_PIDS+=("$pid")
+	_CAP_FILES+=("$file")
+}
+
+_cap_ready() {	# PID LOG: listening, or exit 0 once tcpdump died (caught below)
+	grep -q 'listening on' "$2" || ! kill -0 "$1" 2>/dev/null
+}
+
+_cap_size() { stat -c %s "$1" 2>/dev/null || echo 0; }
+
+# cap_stop: stop every capture once its file stopped growing, wait for exit.
+cap_stop() {
+	local i pid file prev cur same
+	for i in "${!_CAP_PIDS[@]}"; do
+		pid=${_CAP_PIDS[i]} file=${_CAP_FILES[i]}
+		prev=-1 same=0
+		for _ in $(seq 50); do
+			cur=$(_cap_size "$file")
+			if [ "$cur" = "$prev" ]; then
+				same=$((same + 1))
+				[ "$same" -ge 2 ] && break
+			else
+				same=0 prev=$cur
+			fi
+			sleep 0.1
+		done
+		kill -INT "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		while IFS= read -r cur; do	# tcpdump's closing statistics
+			case $cur in
+			"0 packets dropped by kernel") ;;
+			*" packets dropped by kernel") echo "# cap_stop: $file: $cur" >&2 ;;
+			esac
+		done <"$file.log"
+		rm -f "$file.log"
+	done
+	_CAP_PIDS=() _CAP_FILES=()
+	return 0
+}

@@ -1,0 +1,119 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Test runner (inside the VM, as root): runs every executable tests/*.sh
+# in order, prints KTAP with each script's output as an indented subtest,
+# fails a script on a kernel splat or a failing `rmmod pktgen`, and writes
+# "passed failed skipped" (subtest counts) to $OUT/counts-$KV.
+#
+# Env: KV (default uname -r), OUT (default /tmp), TESTS="a b" (only these
+# scripts, names without .sh), TEST_TIMEOUT (seconds per script, 180).
+set -u
+
+TDIR=$(cd "$(dirname "$0")/.." && pwd)
+KV=${KV:-$(uname -r)}
+OUT=${OUT:-/tmp}
+TEST_TIMEOUT=${TEST_TIMEOUT:-180}
+# kernel WARN()s print "WARNING: CPU: N PID: ..." (pktgen's own pr_warn
+# "pktgen: WARNING: trying to remove a running interface" is not a splat)
+SPLAT='RIP:|Call Trace:|\] WARNING:|WARNING: CPU:|BUG:|ref_tracker:|unreferenced object|blocked for more than|general protection|KASAN|UBSAN|unregister_netdevice: waiting'
+KMEMLEAK=/sys/kernel/debug/kmemleak
+
+scripts=()
+if [ -n "${TESTS:-}" ]; then
+	for t in $TESTS; do
+		scripts+=("$TDIR/${t%.sh}.sh")
+	done
+else
+	for t in "$TDIR"/*.sh; do
+		[ -x "$t" ] && scripts+=("$t")
+	done
+fi
+
+pass=0 fail=0 skip=0 n=0
+log=$(mktemp /tmp/run-test.XXXXXX)
+echo "TAP version 13"
+echo "1..${#scripts[@]}"
+
+for t in "${scripts[@]}"; do
+	n=$((n + 1))
+	name=$(basename "$t" .sh)
+	if [ ! -x "$t" ]; then
+		echo "not ok $n $name # no such executable test: $t"
+		fail=$((fail + 1))
+		continue
+	fi
+	echo "# $name"
+	before=$(dmesg | wc -l)
+	[ -w "$KMEMLEAK" ] && echo clear >"$KMEMLEAK"
+	start=${EPOCHREALTIME/./}
+	# timeout makes its own process group: kill what the script left
+	# behind (it would hold the output open); stream the log meanwhile
+	timeout -k 10 "$TEST_TIMEOUT" "$t" </dev/null >"$log" 2>&1 &
+	pid=$!
+	tail -s 0.2 -n +1 -f --pid="$pid" "$log" | sed -u 's/^/    /'
+	wait "$pid"
+	rc=$?
+	kill -KILL -- "-$pid" 2>/dev/null
+	secs=$(( (${EPOCHREALTIME/./} - start) / 1000 ))
+	secs=$((secs / 1000)).$(printf '%03d' $((secs % 1000)))
+
+	reason=""
+	case $rc in
+	0) ;;
+	4) ;;
+	124|137) reason="timeout after ${TEST_TIMEOUT}s" ;;
+	*) reason="exit code $rc" ;;
+	esac
+
+	# leftovers a killed script could not clean up
+	for ns in $(ip netns list 2>/dev/null | awk '/^pgt-/ {print $1}'); do
+		echo "# $name left netns $ns behind: deleting it"
+		ip netns del "$ns"
+	done
+	if [ -e /sys/module/pktgen/initstate ] && ! rmmod pktgen; then
+		reason="${reason:+$reason, }rmmod pktgen failed"
+	fi
+	if [ -w "$KMEMLEAK" ]; then
+		echo scan >"$KMEMLEAK"
+		cat "$KMEMLEAK" >/dev/null
+	fi
+	after=$(dmesg | wc -l)
+	[ "$after" -lt "$before" ] && before=0	# ring buffer wrapped
+	splats=$(dmesg | tail -n +$((before + 1)) | grep -E "$SPLAT")
+	if [ -n "$splats" ]; then
+		echo "# kernel splat during $name:"
+		dmesg | tail -n +$((before + 1)) | sed 's/^/# /'
+		reason="${reason:+$reason, }kernel splat"
+	fi
+
+	sp=$(grep -cE '^ok [0-9]+' "$log")
+	ss=$(grep -cE '^ok [0-9]+.*# SKIP' "$log")
+	sf=$(grep -cE '^not ok [0-9]+' "$log")
+	sp=$((sp - ss))
+	if [ -z "$reason" ] && [ "$sf" -gt 0 ]; then
+		reason="subtests failed but exit code $rc"
+	fi
+	if [ -n "$reason" ] && [ "$rc" -eq 4 ]; then
+		rc=1	# a skip with a splat or a stuck module is a failure
+	fi
+	if [ -z "$reason" ] && [ "$rc" -eq 4 ]; then
+		[ $((sp + sf + ss)) -eq 0 ] && ss=1
+		echo "# $name: ${secs}s"
+		echo "ok $n $name # SKIP"
+	elif [ -z "$reason" ]; then
+		[ $((sp + sf + ss)) -eq 0 ] && sp=1
+		echo "# $name: ${secs}s"
+		echo "ok $n $name"
+	else
+		[ "$sf" -eq 0 ] && sf=1
+		echo "# $name: ${secs}s, $reason"
+		echo "not ok $n $name"
+	fi
+	pass=$((pass + sp)) fail=$((fail + sf)) skip=$((skip + ss))
+done
+rm -f "$log"
+
+echo "$pass $fail $skip" >"$OUT/counts-$KV"
+echo "$KV: $pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]

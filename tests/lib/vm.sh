@@ -1,0 +1,106 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host side: boot each kernel in a virtme-ng VM (TCG) and run the tests
+# (check) or the demo (run) there.
+#
+#	tests/lib/vm.sh check [KV...]	every installed kernel by default
+#	tests/lib/vm.sh run [KV]	the newest kernel by default
+#
+# Env passed into the guest: TESTS="a b" (only these tests), TEST_TIMEOUT,
+# PKTGEN_MODULE=stock (test the distribution's pktgen).  VM_TIMEOUT is the
+# limit per VM in seconds (1200).
+set -u
+
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+mode=${1:-}
+shift || true
+case $mode in
+check|run) ;;
+*) echo "usage: $0 check|run [KV...]" >&2; exit 2 ;;
+esac
+
+VNG=$(command -v vng || ls "${PYENV_ROOT:-$HOME/.pyenv}/shims/vng" 2>/dev/null)
+if [ -z "$VNG" ]; then
+	echo "vm.sh: vng not found (run tests/lib/setup.sh)" >&2
+	exit 1
+fi
+
+kernels=("$@")
+if [ ${#kernels[@]} -eq 0 ]; then
+	mapfile -t kernels < <(for b in /lib/modules/*/build; do
+		kv=$(basename "$(dirname "$b")")
+		[ -e "/boot/vmlinuz-$kv" ] && echo "$kv"
+	done | sort -V)
+	[ "$mode" = run ] && [ ${#kernels[@]} -gt 0 ] && kernels=("${kernels[-1]}")
+fi
+if [ ${#kernels[@]} -eq 0 ]; then
+	echo "vm.sh: no kernel with /boot/vmlinuz-KV and /lib/modules/KV/build" >&2
+	exit 1
+fi
+
+OUT=$(mktemp -d /tmp/pktgen-vm.XXXXXX)
+chmod 755 "$OUT"
+echo "vm.sh: output in $OUT"
+
+# the one-write(2) helper of lib.sh, built once on the host
+src=$(sed -n '/<<.PGW_C/,/^PGW_C$/p' "$REPO/tests/lib/lib.sh" | sed '1d;$d')
+if printf '%s\n' "$src" | cc -O2 -x c -o "$OUT/pgwrite" - 2>/dev/null; then
+	helper="PG_WRITE_HELPER=$OUT/pgwrite"
+else
+	helper="PG_WRITE_HELPER="
+fi
+
+genv=("$helper")
+for v in TESTS TEST_TIMEOUT PKTGEN_MODULE; do
+	[ -n "${!v:-}" ] && genv+=("$v=${!v}")
+done
+
+boot() {	# KV MODE: run guest.sh MODE in a VM, console to $OUT/console-KV.log
+	local kv=$1 m=$2 cmd rc t0
+	cmd="bash $(printf '%q ' "$REPO/tests/lib/guest.sh" "$m" "$kv" "$OUT" "${genv[@]}")"
+	echo "vm.sh: booting $kv ($m)"
+	t0=$SECONDS
+	timeout -k 30 "${VM_TIMEOUT:-1200}" "$VNG" --run "/boot/vmlinuz-$kv" \
+		--disable-kvm --cpus 2 --memory 2G --append "panic_on_warn=1" \
+		--rwdir "$OUT" --cwd "$REPO" -- "$cmd" </dev/null 2>&1 |
+		tee "$OUT/console-$kv.log"
+	rc=${PIPESTATUS[0]}
+	echo "vm.sh: $kv VM exited $rc after $((SECONDS - t0))s"
+	return "$rc"
+}
+
+if [ "$mode" = run ]; then
+	boot "${kernels[0]}" run
+	exit
+fi
+
+tp=0 tf=0 ts=0 bad=0 lines=()
+for kv in "${kernels[@]}"; do
+	rc=0
+	boot "$kv" check || rc=$?
+	note=""
+	if [ -s "$OUT/counts-$kv" ]; then
+		read -r p f s <"$OUT/counts-$kv"
+	else
+		p=0 f=1 s=0 note=" (no results)"
+		bad=1
+	fi
+	case $rc in
+	0) ;;
+	1) [ -n "$note" ] && bad=1 ;;	# run.sh: some test failed
+	255) note="$note (VM exit 255: kernel panic)"; bad=1 ;;
+	124|137) note="$note (VM timed out)"; bad=1 ;;
+	*) note="$note (VM exit $rc)"; bad=1 ;;
+	esac
+	# a broken VM run counts as a failure even if its tests all passed
+	[ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+	lines+=("$kv: $p passed, $f failed, $s skipped$note")
+	tp=$((tp + p)) tf=$((tf + f)) ts=$((ts + s))
+done
+
+echo
+echo "vm.sh: results in $OUT"
+printf '%s\n' "${lines[@]}"
+echo "$tp passed, $tf failed, $ts skipped"
+[ "$tf" -eq 0 ] && [ "$bad" -eq 0 ]

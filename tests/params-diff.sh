@@ -1,0 +1,269 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Differential test against the stock module: a fixed list of command
+# sequences runs once on the stock pktgen and once on the module under
+# test, each on a fresh device.  For every write the errno and the Result
+# that follows are logged, then the whole device file; the two logs must be
+# identical once the timing-dependent numbers are normalised (the
+# started/stopped/idle microseconds and the statistics of a run's Result;
+# pkts-sofar, errors, seq_num, packet size and frags stay exact).
+# With PKTGEN_MODULE=stock both sides are stock: that checks the harness.
+#
+#   netns $NS:  dum0 (dummy, fixed MAC 02:00:00:00:00:10)
+#               kpktgend_<first cpu> <- dum0@1, dum0@2, ... (one per sequence)
+. "$(dirname "$0")/lib/lib.sh"
+
+# The commands of the foundation list.  A sequence is "name<TAB>cmd;cmd;..."
+# and "@start" writes "start" to pgctrl (a run on a clean thread list).
+SINGLE=(
+	"count 1000" "clone_skb 10" "pkt_size 60" "min_pkt_size 100"
+	"max_pkt_size 200" "delay 1000" "rate 100" "ratep 1000" "burst 8"
+	"dst 10.0.0.1" "dst_min 10.0.0.1" "dst_max 10.0.0.9"
+	"src_min 10.1.0.1" "src_max 10.1.0.5" "dst_mac 00:11:22:33:44:55"
+	"src_mac 02:00:00:00:00:01" "udp_src_min 100" "udp_src_max 200"
+	"udp_dst_min 300" "udp_dst_max 400"
+	"flag IPSRC_RND" "flag !IPSRC_RND" "flag IPDST_RND" "flag UDPSRC_RND"
+	"flag UDPDST_RND" "flag MACSRC_RND" "flag MACDST_RND" "flag TXSIZE_RND"
+	"flag NO_TIMESTAMP" "flag SHARED" "flag !SHARED" "flag NOSUCH"
+	"src_mac_count 4" "dst_mac_count 4" "clear_counters" "debug 0"
+	"foo 1" "dst_mac zz" "dst_mac zz:zz" "count" "rate 0" "ratep 0"
+	"count -1" "pkt_size abc" "min_pkt_size=1001" "min_pkt_size =2002"
+	"min_pkt_size= 3003" "min_pkt_size = 4004" "pkt_size 10"
+	"pkt_size 2000" "delay 0" "rate 1" "ratep 1"
+)
+# Deliberate divergences of ours from the stock module (see errors.sh):
+# ours refuses these with EINVAL where stock accepts them ...
+DIVERGE_OURS=("count -1" "pkt_size abc")
+# Ours also sets an ERROR Result on every refused write and refuses unknown
+# flags (README, "Where we differ"); rate on a fresh device (min_pkt_size
+# 0) uses the 58-byte default frame instead of giving delay 0.  These
+# whole sequences are compared by errors.sh instead.
+DIVERGE_OURS_SEQS=("flag NOSUCH" "dst_mac zz" "dst_mac zz:zz" "rate 100" "rate 1"
+	"all commands in turn" "ratep then rate" "clone_skb then !SHARED"
+	"burst then !SHARED" "!SHARED then clone_skb" "!SHARED then burst")
+# ... and implements the v6.15 parser, which older stock kernels lack.
+DIVERGE_PRE615=("rate 0" "ratep 0" "min_pkt_size=1001" "min_pkt_size= 3003")
+
+kver_ge() {	# MAJOR MINOR
+	local v=${KV:-$(uname -r)} maj min
+	maj=${v%%.*} min=${v#*.} min=${min%%[!0-9]*}
+	[ "$maj" -gt "$1" ] || { [ "$maj" -eq "$1" ] && [ "$min" -ge "$2" ]; }
+}
+DIVERGE=()
+if pg_is_ours; then
+	DIVERGE=("${DIVERGE_OURS[@]}")
+	kver_ge 6 15 || DIVERGE+=("${DIVERGE_PRE615[@]}")
+fi
+diverges() {	# CMD...: true if one of them is a deliberate divergence
+	local c d
+	for c in "$@"; do
+		for d in "${DIVERGE[@]}"; do
+			[ "$c" = "$d" ] && return 0
+		done
+	done
+	return 1
+}
+
+TMP=$(lib_tmpdir)
+SEQS=$TMP/seqs
+{
+	printf 'fresh\t\n'
+	for c in "${SINGLE[@]}"; do
+		printf '%s\t%s\n' "$c" "$c"
+	done
+	all=""
+	for c in "${SINGLE[@]}"; do
+		case "$c" in "count -1" | "pkt_size abc" | "rate 0" | "ratep 0" | \
+			"min_pkt_size=1001" | "min_pkt_size= 3003") continue ;; esac
+		all="$all${all:+;}$c"
+	done
+	printf 'all commands in turn\t%s\n' "$all"
+	cat <<-'EOF'
+	rate after pkt_size	pkt_size 1000;rate 100
+	rate after min/max	min_pkt_size 200;max_pkt_size 100;rate 50
+	ratep then rate	ratep 1000;rate 10
+	delay then ratep	delay 5000;ratep 100
+	clone_skb then !SHARED	clone_skb 10;flag !SHARED
+	burst then !SHARED	burst 8;flag !SHARED
+	!SHARED then clone_skb	flag !SHARED;clone_skb 10
+	!SHARED then burst	flag !SHARED;burst 8
+	!SHARED then burst 1	flag !SHARED;burst 1;burst 0;clone_skb 0
+	min above max	min_pkt_size 300;max_pkt_size 100
+	dst range + IPDST_RND	dst_min 10.0.0.1;dst_max 10.0.0.9;flag IPDST_RND
+	mac counts	dst_mac 00:11:22:33:44:55;dst_mac_count 4;src_mac_count 3;flag MACDST_RND
+	udp ranges + RND	udp_src_min 100;udp_src_max 200;udp_dst_min 300;udp_dst_max 400;flag UDPSRC_RND;flag UDPDST_RND
+	all flags on and off	flag IPSRC_RND;flag IPDST_RND;flag UDPSRC_RND;flag UDPDST_RND;flag MACSRC_RND;flag MACDST_RND;flag TXSIZE_RND;flag NO_TIMESTAMP;flag !IPSRC_RND;flag !IPDST_RND;flag !UDPSRC_RND;flag !UDPDST_RND;flag !MACSRC_RND;flag !MACDST_RND;flag !TXSIZE_RND;flag !NO_TIMESTAMP;flag !SHARED;flag SHARED
+	run count 100	count 100;@start
+	run clone_skb	count 100;clone_skb 10;pkt_size 100;@start
+	run burst	count 100;burst 8;@start
+	run sizes	count 100;min_pkt_size 100;max_pkt_size 200;@start
+	run ranges	count 100;dst_min 10.0.0.1;dst_max 10.0.0.9;src_min 10.1.0.1;src_max 10.1.0.5;udp_src_min 100;udp_src_max 200;udp_dst_min 300;udp_dst_max 400;dst_mac 00:11:22:33:44:55;dst_mac_count 4;src_mac_count 4;@start
+	run NO_TIMESTAMP	count 100;flag NO_TIMESTAMP;@start
+	run then clear_counters	count 100;@start;clear_counters
+	run twice	count 50;@start;count 100;@start
+	EOF
+} >"$SEQS"
+NSEQ=$(wc -l <"$SEQS")
+
+ktap_header
+ktap_plan $((NSEQ + 2))
+
+# record OUTDIR THREAD: run every sequence, one log per sequence.  Runs in
+# the netns; reads use bash builtins (forks are slow under TCG).
+threads_empty() {
+	local t l
+	for t in "$PG_PROC"/kpktgend_*; do
+		mapfile -t l <"$t"
+		[ "${l[1]}" = "Stopped: " ] || return 1
+	done
+}
+result_of() {	# FILE: print its "Result: ..." line and those after it
+	local l i
+	mapfile l <"$PG_PROC/$1"
+	for ((i = 0; i < ${#l[@]}; i++)); do
+		[[ "${l[i]}" == "Result: "* ]] && break
+	done
+	printf '%s' "${l[@]:i}"
+}
+run_done() {	# DEV: pkts-sofar reached count and the run's Result is set
+	local l count="" sofar=""
+	mapfile -t l <"$PG_PROC/$1"
+	[[ "${l[0]}" =~ ^Params:\ count\ ([0-9]+) ]] && count=${BASH_REMATCH[1]}
+	[[ "${l[11]}" =~ ^\ +pkts-sofar:\ ([0-9]+) ]] && sofar=${BASH_REMATCH[1]}
+	[ -n "$count" ] && [ "$count" = "$sofar" ] &&
+		[[ "${l[*]}" =~ Result:\ OK:\ [0-9]+\(c ]]
+}
+record() {
+	local out=$1 t=$2 i=0 name cmds c rc dev arr l
+	mkdir -p "$out"
+	while IFS=$'\t' read -r name cmds; do
+		i=$((i + 1)) dev=dum0@$i
+		if [[ "$cmds" == *@start* ]]; then	# a run starts every device
+			pg_write pgctrl reset
+			wait_until 20 threads_empty || echo "# devices left after reset"
+		fi
+		IFS=';' read -ra arr <<<"$cmds"
+		{
+			rc=0
+			pg_write "$t" "add_device $dev" || rc=$?
+			echo "add_device $dev: errno $rc"
+			for c in "${arr[@]}"; do
+				rc=0
+				if [ "$c" = @start ]; then
+					pg_write pgctrl start || rc=$?
+					echo "start: errno $rc"
+					# start only sleeps 125 ms before it waits for
+					# running devices: a slow guest can return
+					# before the thread even began the run
+					wait_until 20 run_done "$dev" ||
+						echo "run did not complete"
+					continue
+				fi
+				pg_write "$dev" "$c" || rc=$?
+				echo "[$c]: errno $rc"
+				result_of "$dev"
+			done
+			echo "--- $dev:"
+			mapfile l <"$PG_PROC/$dev"
+			printf '%s' "${l[@]}"
+		} >"$out/$i.log" 2>&1
+	done <"$SEQS_FILE"
+	pg_write pgctrl reset
+}
+export SEQS_FILE=$SEQS
+
+# compare STOCKDIR TESTDIR N MASK: for each sequence 1..N print "i ok" or
+# "i diff" + the unified diff as "# " lines, after normalising the timing
+# numbers.  Stock before v6.7 has no SHARED flag (fresh devices show
+# "Flags: ", another unknown-flag list): with MASK=1 the SHARED bit is
+# masked out of both sides.
+compare() {
+	/usr/bin/python3 - "$@" <<-'PY'
+	import difflib, re, sys
+	a, b, n, mask = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] == "1"
+	subs = [
+	    (re.compile(r"^(     started: )\d+(us  stopped: )\d+(us idle: )\d+us$"), r"\1N\2N\3Nus"),
+	    (re.compile(r"^Result: OK: \d+\(c\d+\+d\d+\) usec, "), "Result: OK: N(cN+dN) usec, "),
+	    (re.compile(r"^  \d+pps \d+Mb/sec \(\d+bps\) errors: "), "  Npps NMb/sec (Nbps) errors: "),
+	]
+	def norm(path):
+	    out = []
+	    for l in open(path, encoding="latin-1").read().split("\n"):
+	        for r, t in subs:
+	            l = r.sub(t, l)
+	        if mask:
+	            l = re.sub(r"flags=0x([0-9a-f]+)",
+	                       lambda m: "flags=0x%x" % (int(m.group(1), 16) & ~0x40000), l)
+	            if l.startswith("     Flags: "):
+	                l = "     Flags: " + "".join(f + "  " for f in l[12:].split() if f != "SHARED")
+	        out.append(l + "\n")
+	    return out
+	for i in range(1, n + 1):
+	    x, y = norm("%s/%d.log" % (a, i)), norm("%s/%d.log" % (b, i))
+	    if x == y:
+	        print(i, "ok")
+	        continue
+	    print(i, "diff")
+	    for l in difflib.unified_diff(x, y, "stock", "test"):
+	        print("# " + l.rstrip("\n"))
+	PY
+}
+
+ns_create NS
+dummy_create "$NS" dum0
+ip -n "$NS" link set dum0 address 02:00:00:00:00:10
+T0=kpktgend_$(cut -d, -f1 </sys/devices/system/cpu/online | cut -d- -f1)
+
+side() {	# LOADER DIR
+	"$1" || return 1
+	in_ns "$NS" record "$2" "$T0"
+	pg_unload
+}
+if side pg_load_stock "$TMP/stock"; then
+	ktap_pass "record the sequences on the stock module"
+else
+	ktap_fail "record the sequences on the stock module"
+ktap_finish
+fi
+if side pg_load "$TMP/test"; then
+	ktap_pass "record the sequences on the module under test"
+else
+	ktap_fail "record the sequences on the module under test"
+ktap_finish
+fi
+
+verdict() {	# I DIFF: the subtest of sequence I
+	local name=${SEQ_NAME[$1 - 1]} cmds=${SEQ_CMDS[$1 - 1]} arr
+	IFS=';' read -ra arr <<<"$cmds"
+	if pg_is_ours && printf '%s\n' "${DIVERGE_OURS_SEQS[@]}" | grep -qxF -- "$name"; then
+		ktap_skip "$name" "deliberate divergence of ours (README)"
+	elif diverges "${arr[@]}"; then
+		ktap_skip "$name" "deliberate divergence from stock < 6.15 (errors.sh)"
+	elif [ -z "$2" ]; then
+		ktap_pass "$name"
+	elif [ "$NO_SHARED" = 1 ] && [[ "$cmds" == *SHARED* || "$cmds" == *NOSUCH* ]]; then
+		ktap_skip "$name" "stock < v6.7 has no SHARED flag"
+	else
+		ktap_fail "$name" "$2"
+	fi
+}
+NO_SHARED=0
+if pg_is_ours && ! grep -q '^     Flags: SHARED' "$TMP/stock/1.log"; then
+	NO_SHARED=1
+	echo "# stock module has no SHARED flag (< v6.7): SHARED bit masked"
+fi
+compare "$TMP/stock" "$TMP/test" "$NSEQ" "$NO_SHARED" >"$TMP/cmp"
+mapfile -t SEQ_NAME < <(cut -f1 "$SEQS")
+mapfile -t SEQ_CMDS < <(cut -f2 "$SEQS")
+i=0 d=""
+while IFS= read -r line; do
+	case $line in
+	"# "*) d+="${line#\# }"$'\n'; continue ;;
+	esac
+	[ "$i" -gt 0 ] && verdict "$i" "$d"
+	i=${line%% *} d=""
+done <"$TMP/cmp"
+[ "$i" -gt 0 ] && verdict "$i" "$d"
+
+ktap_finish
