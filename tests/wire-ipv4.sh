@@ -118,28 +118,6 @@ for i, r in enumerate(runs):
 '
 NCHECKS=11	# lines the checker prints per run
 
-# report: turn the checker's PASS/FAIL lines (stdin) into KTAP subtests.
-report() {
-	local line name
-	while IFS= read -r line; do
-		case $line in
-		"PASS "*) ktap_pass "${line#PASS }" ;;
-		"FAIL "*)
-			name=${line#FAIL }
-			ktap_fail "${name%%|*}" "${name#*|}"
-			;;
-		*) [ -n "$line" ] && echo "# $line" ;;
-		esac
-	done
-}
-
-# pg_start NS: `echo start > pgctrl` in NS (blocks until the run ends),
-# bounded: SIGINT after 60 s makes pktgen stop and return.
-pg_start() {
-	timeout -s INT 60 ip netns exec "$1" \
-		sh -c 'echo start > /proc/net/pktgen/pgctrl'
-}
-
 ns_cat() { ip netns exec "$1" cat "$2"; }
 rx_packets() { ns_cat "$NSB" /sys/class/net/vethB/statistics/rx_packets; }
 
@@ -156,7 +134,7 @@ one_run() {
 	done
 	rx0=$(rx_packets)
 	t0=$(date +%s)
-	[ -z "$out" ] && { pg_start "$NSA" || rc=$?; }
+	[ -z "$out" ] && { pg_start_ns "$NSA" || rc=$?; }
 	t1=$(date +%s)
 	rx1=$(rx_packets)
 	check "$lab: start returned, Result OK: $n packets, pkts-sofar $n" \
@@ -224,6 +202,6 @@ t0=${EPOCHREALTIME/./}
 out=$("$PCAP_PY" "$TMP/wire.pcap" |
 	python3 -c "$CHECKER" "$runs" "$MACB" "$IPA" "$IPB" 2>&1)
 echo "# frame analysis: $(((${EPOCHREALTIME/./} - t0) / 1000)) ms"
-report <<<"$out"
+ktap_report <<<"$out"
 
 ktap_finish

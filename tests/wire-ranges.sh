@@ -97,28 +97,6 @@ for i, r in enumerate(runs):
         check(name, why)
 '
 
-# report: turn the checker's PASS/FAIL lines (stdin) into KTAP subtests.
-report() {
-	local line name
-	while IFS= read -r line; do
-		case $line in
-		"PASS "*) ktap_pass "${line#PASS }" ;;
-		"FAIL "*)
-			name=${line#FAIL }
-			ktap_fail "${name%%|*}" "${name#*|}"
-			;;
-		*) [ -n "$line" ] && echo "# $line" ;;
-		esac
-	done
-}
-
-# pg_start NS: `echo start > pgctrl` in NS (blocks until the run ends),
-# bounded: SIGINT after 60 s makes pktgen stop and return.
-pg_start() {
-	timeout -s INT 60 ip netns exec "$1" \
-		sh -c 'echo start > /proc/net/pktgen/pgctrl'
-}
-
 ns_cat() { ip netns exec "$1" cat "$2"; }
 
 RUNS=()	# JSON run descriptions for the checker
@@ -131,7 +109,7 @@ one_run() {
 	for c in "$@"; do
 		out=$(in_ns "$NSA" pg_set vethA "$c") || break
 	done
-	[ -z "$out" ] && { pg_start "$NSA" || rc=$?; }
+	[ -z "$out" ] && { pg_start_ns "$NSA" || rc=$?; }
 	check "$lab: start returned, Result OK: $n packets" \
 		result_ok "$n" "$rc" "$out"
 	RUNS+=("{\"lab\": \"$lab\", \"n\": $n, \"checks\": $checks}")
@@ -229,6 +207,6 @@ cap_stop
 
 runs=$(IFS=,; echo "[${RUNS[*]}]")
 out=$("$PCAP_PY" "$TMP/ranges.pcap" | python3 -c "$CHECKER" "$runs" 2>&1)
-report <<<"$out"
+ktap_report <<<"$out"
 
 ktap_finish

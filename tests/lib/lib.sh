@@ -497,3 +497,26 @@ cap_stop() {
 	_CAP_PIDS=() _CAP_FILES=()
 	return 0
 }
+
+# ktap_report: turn "PASS name" / "FAIL name|why" lines (from a checker
+# script) into KTAP subtests; other lines become diagnostics.
+ktap_report() {
+	local line name
+	while IFS= read -r line; do
+		case $line in
+		"PASS "*) ktap_pass "${line#PASS }" ;;
+		"FAIL "*)
+			name=${line#FAIL }
+			ktap_fail "${name%%|*}" "${name#*|}"
+			;;
+		*) [ -n "$line" ] && echo "# $line" ;;
+		esac
+	done
+}
+
+# pg_start_ns NS: `echo start > pgctrl` in NS (blocks until the run ends),
+# bounded: SIGINT after 60 s makes pktgen stop and return.
+pg_start_ns() {
+	timeout -s INT 60 ip netns exec "$1" \
+		sh -c 'echo start > /proc/net/pktgen/pgctrl'
+}
