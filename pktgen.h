@@ -16,6 +16,8 @@
 #define _PKTGEN_H
 
 #include <linux/if_ether.h>
+#include <linux/if_vlan.h>
+#include <linux/in6.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -35,11 +37,44 @@
 
 /* Smallest configurable frame: Ethernet + IPv4 + UDP headers. */
 #define PG_MIN_PKT_SIZE		(ETH_HLEN + 20 + 8)
-/* Largest frame we are willing to build (linear data). */
+/* Largest frame we are willing to build. */
 #define PG_MAX_PKT_SIZE		65535
 /* The 16-byte pktgen header that follows UDP. */
 #define PG_HDR_LEN		16
 #define PG_MAGIC		0xbe9be955
+
+/* The 16-byte header every pktgen packet carries after UDP. */
+struct pktgen_hdr {
+	__be32 magic;
+	__be32 seq;
+	__be32 tv_sec;		/* CLOCK_REALTIME, truncated to 32 bits */
+	__be32 tv_usec;
+};
+
+/*
+ * Extension after struct pktgen_hdr with flag NS_TIMESTAMP (ours only):
+ * lets a receiver tell senders apart and measure latency in ns.
+ */
+#define PG_EXT_MAGIC		0xbe9be956
+struct pktgen_hdr_ext {
+	__be32 magic;		/* PG_EXT_MAGIC */
+	__be32 stream;		/* random per pktgen device */
+	__be32 tv_nsec;		/* same instant as tv_sec / tv_usec */
+	__be32 reserved;	/* 0 */
+};
+
+#define PG_MAX_MPLS		16
+#define PG_IP_OPT_MAX		40	/* IPv4 options, bytes */
+#define PG_IP_OPT_TEXT		192	/* ip_opt spec as written */
+#define PG_MAX_IMIX		20
+#define PG_MAX_FLOWS		65536
+#define PG_VLAN_OFF		0xffff
+
+enum pg_xmit_mode {
+	PG_XMIT_START,		/* ndo_start_xmit under the queue lock */
+	PG_XMIT_RECEIVE,	/* netif_receive_skb on the device */
+	PG_XMIT_QUEUE,		/* dev_queue_xmit, through the qdisc */
+};
 
 /* "delay 2147483647" means: stay running but never transmit. */
 #define PG_DELAY_NEVER_CMD	0x7fffffffULL
@@ -66,14 +101,18 @@ enum pg_flag_bit {
 	PG_FB_SVID_RND,
 	PG_FB_NODE,
 	PG_FB_SHARED,
+	PG_FB_NS_TIMESTAMP,	/* ours: struct pktgen_hdr_ext after the header */
 	PG_FB_NBITS
 };
 
 #define PG_F(name)	BIT(PG_FB_##name)
 
+struct xfrm_state;
+
 /* Configuration written through the device's proc file. */
 struct pktgen_config {
 	u64 count;		/* packets to send, 0 = until stopped */
+	u64 duration_ns;	/* ours: stop after this long, 0 = no limit */
 	u64 delay_ns;		/* inter-slot gap, PG_DELAY_NEVER = never */
 	u32 min_pkt_size;
 	u32 max_pkt_size;
@@ -100,6 +139,47 @@ struct pktgen_config {
 	u16 udp_src_max;
 	u16 udp_dst_min;
 	u16 udp_dst_max;
+
+	/* IPv6: fixed addresses and (ours) real ranges; :: = unset */
+	struct in6_addr dst6;
+	struct in6_addr dst6_min;
+	struct in6_addr dst6_max;
+	struct in6_addr src6;
+	struct in6_addr src6_min;
+	struct in6_addr src6_max;
+
+	u8 tos;
+	u8 traffic_class;
+	u32 skb_priority;
+
+	u16 vlan_id;		/* PG_VLAN_OFF: no tag */
+	u8 vlan_p;
+	u8 vlan_cfi;
+	u16 svlan_id;		/* PG_VLAN_OFF: no outer tag */
+	u8 svlan_p;
+	u8 svlan_cfi;
+
+	u32 mpls[PG_MAX_MPLS];	/* raw label stack entries, as written */
+	u32 nr_mpls;
+
+	int frags;		/* page fragments wanted for the payload */
+	int node;		/* NUMA node for allocations, -1 = local */
+	u16 queue_map_min;
+	u16 queue_map_max;
+	u32 flows;		/* concurrent flows, 0 = none */
+	u32 flowlen;		/* packets per flow */
+	u32 spi;		/* IPsec SA, with flag IPSEC */
+	enum pg_xmit_mode xmit_mode;
+
+	struct {
+		u32 size;
+		u32 weight;
+	} imix[PG_MAX_IMIX];
+	u32 nr_imix;
+
+	u8 ip_opt[PG_IP_OPT_MAX];	/* IPv4 options, EOL-padded */
+	u32 ip_opt_len;			/* multiple of 4, 0 = none */
+	char ip_opt_text[PG_IP_OPT_TEXT];
 };
 
 /* Values that vary per built packet ("cur_*" in the Current block). */
@@ -111,6 +191,18 @@ struct pktgen_cursor {
 	u16 udp_dst;
 	u32 src_mac_offset;
 	u32 dst_mac_offset;
+	struct in6_addr saddr6;
+	struct in6_addr daddr6;
+	u16 queue_map;
+	u32 flow;		/* flow in use */
+};
+
+/* A flow: one destination kept for flowlen packets. */
+struct pktgen_flow {
+	__be32 daddr;
+	u32 count;
+	bool running;
+	struct xfrm_state *xfrm;
 };
 
 /* Run state, owned by the device's thread while it runs. */
@@ -122,6 +214,28 @@ struct pktgen_run {
 	u8 src_mac[ETH_ALEN];		/* effective source MAC */
 	__be32 saddr_min;
 	__be32 saddr_max;
+	struct in6_addr saddr6_min;	/* == max: fixed source */
+	struct in6_addr saddr6_max;
+	struct in6_addr daddr6_min;
+	struct in6_addr daddr6_max;
+	u16 queue_map_min;		/* clamped to the device's queues */
+	u16 queue_map_max;
+	int node;			/* NUMA_NO_NODE or an online node */
+	u32 stream;			/* copied from the device */
+	unsigned int l2_len;		/* Ethernet + tags + labels */
+	unsigned int vlan_off;		/* template offsets of the TCIs and */
+	unsigned int svlan_off;		/* the label stack, 0 = none */
+	unsigned int mpls_off;
+	unsigned int l3_len;		/* 20 or 40 */
+	unsigned int min_data;		/* UDP payload never shorter */
+	u64 imix_weight_sum;
+	struct pktgen_flow *flows;	/* cfg.flows entries */
+	u32 nr_flows;			/* size of @flows */
+	struct page *frag_page;		/* zeroed, shared by every fragment */
+	u64 flow_starts;
+	u64 imix_counts[PG_MAX_IMIX];
+	struct xfrm_state *xfrm;	/* IPSEC without flows */
+	bool xfrm_looked_up;
 
 	struct pktgen_cursor cur;
 	u16 ip_id;			/* per device, never reset */
@@ -135,11 +249,12 @@ struct pktgen_run {
 	ktime_t started_at;
 	ktime_t stopped_at;
 
-	/* Ethernet + IPv4 + UDP header with the fields that never vary */
-	u8 tmpl[ETH_HLEN + 20 + 8];
+	/* Every header up to UDP, with the fields that never vary */
+	u8 tmpl[ETH_HLEN + 2 * VLAN_HLEN + PG_MAX_MPLS * 4 + 60 + 8];
 
 	/* transmit state */
 	ktime_t next_tx;
+	ktime_t deadline;		/* end of "duration", KTIME_MAX: none */
 	struct sk_buff *skb;
 	unsigned int clone_count;
 	bool last_ok;
@@ -147,6 +262,7 @@ struct pktgen_run {
 
 struct pktgen_net;
 struct pktgen_thread;
+struct seq_file;
 
 /* One pktgen device: a /proc/net/pktgen/<name> file bound to a netdev. */
 struct pktgen_dev {
@@ -166,9 +282,20 @@ struct pktgen_dev {
 	bool running;			/* written by the thread */
 	bool remove_pending;		/* netdev is going away */
 	bool clear_pending;		/* clear_counters while running */
+	bool stop_pending;		/* stop this device only */
+	u8 inject;			/* PG_INJECT_*: "inject" progress */
+	u32 stream;			/* id in struct pktgen_hdr_ext */
 
 	struct pktgen_run run;
 	struct rcu_head rcu;
+};
+
+/* "inject": run one device alone; the writer waits for DONE. */
+enum pg_inject_state {
+	PG_INJECT_NONE,
+	PG_INJECT_PENDING,
+	PG_INJECT_RUNNING,
+	PG_INJECT_DONE,
 };
 
 /* Control requests posted to a thread (bits in pktgen_thread::control). */
@@ -177,6 +304,8 @@ enum pg_thread_ctl {
 	PG_CTL_RUN,
 	PG_CTL_REMDEVALL,
 	PG_CTL_REMDEV,
+	PG_CTL_RUNDEV,		/* start devices whose inject is PENDING */
+	PG_CTL_STOPDEV,		/* stop devices with stop_pending */
 };
 
 struct pktgen_thread {
@@ -210,6 +339,8 @@ struct pktgen_net {
 	/* Woken whenever a thread finished a control request or a run ended. */
 	wait_queue_head_t wq;
 	bool exiting;
+	/* pktgen_rx.c: the receiver's state (/proc/net/pktgen/pgrx) */
+	struct pg_rx_net *rx;
 };
 
 extern int pg_debug;
@@ -237,14 +368,60 @@ void pg_thread_post_wait(struct pktgen_thread *t, enum pg_thread_ctl ctl);
 void pg_thread_kick(struct pktgen_thread *t);
 void pg_ctrl_start(struct pktgen_net *pn);
 void pg_ctrl_post_all(struct pktgen_net *pn, enum pg_thread_ctl ctl);
+int pg_dev_inject(struct pktgen_dev *pkt);
+void pg_thread_rebind(struct pktgen_net *pn, unsigned int cpu);
 
 /* pktgen_proc.c: thread and device files */
 extern const struct proc_ops pg_thread_proc_ops;
 extern const struct proc_ops pg_dev_proc_ops;
+int pg_stats_show(struct seq_file *seq, void *v);
 
 /* pktgen_build.c: packets */
-void pg_build_prepare(struct pktgen_run *r, const struct net_device *odev);
+int pg_build_prepare(struct pktgen_run *r, struct net_device *odev);
+void pg_build_release(struct pktgen_run *r);
 void pg_cursor_reset(struct pktgen_run *r);
 struct sk_buff *pg_build_skb(struct pktgen_run *r, struct net_device *odev);
+u32 pg_min_frame(const struct pktgen_config *cfg);
+
+/* pktgen_opts.c: the ip_opt command's option bytes */
+int pg_ip_opt_parse(char *spec, u8 *opt, unsigned int *len, const char **why);
+
+/* pktgen_ipsec.c: ESP through a user-installed SA (flag IPSEC) */
+#if IS_ENABLED(CONFIG_XFRM)
+struct xfrm_state *pg_ipsec_lookup(struct pktgen_run *r, struct net *net, __be32 daddr);
+void pg_ipsec_put(struct xfrm_state *x);
+unsigned int pg_ipsec_header_len(const struct xfrm_state *x);
+int pg_ipsec_output(struct xfrm_state *x, struct sk_buff *skb, unsigned int l2_len);
+#else
+static inline struct xfrm_state *pg_ipsec_lookup(struct pktgen_run *r, struct net *net,
+						 __be32 daddr)
+{
+	return NULL;
+}
+
+static inline void pg_ipsec_put(struct xfrm_state *x) {}
+
+static inline unsigned int pg_ipsec_header_len(const struct xfrm_state *x)
+{
+	return 0;
+}
+
+static inline int pg_ipsec_output(struct xfrm_state *x, struct sk_buff *skb,
+				  unsigned int l2_len)
+{
+	return -EOPNOTSUPP;
+}
+#endif
+
+/* ---- pktgen_rx.c: receiver ------------------------------------------------ */
+
+/* The receiver reads struct pktgen_hdr and struct pktgen_hdr_ext above. */
+#define PG_RX_EXT_MAGIC		PG_EXT_MAGIC
+
+struct pg_rx_net;
+
+int pg_rx_net_init(struct pktgen_net *pn);
+void pg_rx_net_exit(struct pktgen_net *pn);
+void pg_rx_netdev_unregister(struct pktgen_net *pn, struct net_device *dev);
 
 #endif /* _PKTGEN_H */

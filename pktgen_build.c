@@ -2,32 +2,36 @@
 /*
  * pktgen: building packets.
  *
- * At start the fixed part of the headers goes into a template once; each
- * built skb copies it and patches only what varies (addresses, ports,
- * size, IP id and checksum, sequence number, timestamp).
+ * At start every header up to UDP goes into a template once; each built
+ * skb copies it and patches only what varies (addresses, ports, size,
+ * random VLAN ids and labels, IP id and checksum, sequence number,
+ * timestamp).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
 #include <linux/inetdevice.h>
 #include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/math64.h>
 #include <linux/random.h>
 #include <linux/skbuff.h>
+#include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/udp.h>
+#include <net/addrconf.h>
+#include <net/if_inet6.h>
 #include <net/ip.h>
+#include <net/ip6_checksum.h>
 
 #include "pktgen.h"
 
-#define PG_L2L3L4_LEN	(ETH_HLEN + sizeof(struct iphdr) + sizeof(struct udphdr))
+#define PG_MPLS_S		0x100		/* bottom of stack */
+#define PG_MPLS_LABEL_SHIFT	12
+#define PG_VLAN_CFI_SHIFT	12		/* DEI since 802.1Q-2011 */
 
-/* The 16-byte header every pktgen packet carries after UDP. */
-struct pktgen_hdr {
-	__be32 magic;
-	__be32 seq;
-	__be32 tv_sec;
-	__be32 tv_usec;
-};
+/* ---- start-time defaults ------------------------------------------------- */
 
 /* First IPv4 address of the device, 0.0.0.0 if it has none. */
 static __be32 pg_first_ipv4(const struct net_device *odev)
@@ -47,18 +51,46 @@ static __be32 pg_first_ipv4(const struct net_device *odev)
 	return addr;
 }
 
-/* Resolve start-time defaults and fill the header template. */
-void pg_build_prepare(struct pktgen_run *r, const struct net_device *odev)
+/* First usable link-local address of the device, :: if it has none. */
+static void pg_link_local6(const struct net_device *odev, struct in6_addr *out)
 {
-	struct pktgen_config *cfg = &r->cfg;
-	struct ethhdr *eth = (struct ethhdr *)r->tmpl;
-	struct iphdr *iph = (struct iphdr *)(r->tmpl + ETH_HLEN);
-	struct udphdr *udph = (struct udphdr *)(iph + 1);
+	struct inet6_ifaddr *ifp;
+	struct inet6_dev *idev;
 
-	if (is_zero_ether_addr(cfg->src_mac))
-		ether_addr_copy(r->src_mac, odev->dev_addr);
-	else
-		ether_addr_copy(r->src_mac, cfg->src_mac);
+	*out = in6addr_any;
+	rcu_read_lock();
+	idev = __in6_dev_get(odev);
+	if (idev) {
+		read_lock_bh(&idev->lock);
+		list_for_each_entry(ifp, &idev->addr_list, if_list) {
+			if ((ifp->scope & IFA_LINK) && !(ifp->flags & IFA_F_TENTATIVE)) {
+				*out = ifp->addr;
+				break;
+			}
+		}
+		read_unlock_bh(&idev->lock);
+	}
+	rcu_read_unlock();
+}
+
+/* An IPv6 range: [min, max] when min is set, else the fixed address. */
+static void pg_resolve_range6(struct in6_addr *lo, struct in6_addr *hi,
+			      const struct in6_addr *min, const struct in6_addr *max,
+			      const struct in6_addr *fixed)
+{
+	if (ipv6_addr_any(min)) {
+		*lo = *fixed;
+		*hi = *fixed;
+		return;
+	}
+	*lo = *min;
+	*hi = ipv6_addr_cmp(max, min) > 0 ? *max : *min;
+}
+
+static void pg_resolve_addresses(struct pktgen_run *r, const struct net_device *odev)
+{
+	const struct pktgen_config *cfg = &r->cfg;
+	struct in6_addr local;
 
 	if (cfg->src_min_text[0]) {
 		r->saddr_min = cfg->saddr_min;
@@ -68,15 +100,229 @@ void pg_build_prepare(struct pktgen_run *r, const struct net_device *odev)
 		r->saddr_max = r->saddr_min;
 	}
 
+	pg_resolve_range6(&r->daddr6_min, &r->daddr6_max, &cfg->dst6_min,
+			  &cfg->dst6_max, &cfg->dst6);
+	if (ipv6_addr_any(&cfg->src6_min) && ipv6_addr_any(&cfg->src6)) {
+		pg_link_local6(odev, &local);
+		r->saddr6_min = local;
+		r->saddr6_max = local;
+	} else {
+		pg_resolve_range6(&r->saddr6_min, &r->saddr6_max, &cfg->src6_min,
+				  &cfg->src6_max, &cfg->src6);
+	}
+}
+
+/* The queue range must name queues the device has. */
+static void pg_resolve_queues(struct pktgen_run *r, const struct net_device *odev,
+			      const char *name)
+{
+	u16 last = odev->real_num_tx_queues ? odev->real_num_tx_queues - 1 : 0;
+
+	r->queue_map_min = min(r->cfg.queue_map_min, last);
+	r->queue_map_max = min(r->cfg.queue_map_max, last);
+	if (r->queue_map_min != r->cfg.queue_map_min ||
+	    r->queue_map_max != r->cfg.queue_map_max)
+		pr_warn("%s: queue_map_min/max %u/%u beyond %s's %u TX queues, using %u/%u\n",
+			name, r->cfg.queue_map_min, r->cfg.queue_map_max, odev->name,
+			last + 1, r->queue_map_min, r->queue_map_max);
+}
+
+/* ---- the header template -------------------------------------------------- */
+
+/* A VLAN tag: TCI, then the next EtherType (filled in by the caller). */
+static u8 *pg_put_tag(u8 *p, __be16 **next_proto, u16 id, u8 prio, u8 cfi)
+{
+	**next_proto = htons(ETH_P_8021Q);
+	put_unaligned_be16(id | cfi << PG_VLAN_CFI_SHIFT | prio << VLAN_PRIO_SHIFT, p);
+	*next_proto = (__be16 *)(p + 2);
+	return p + VLAN_HLEN;
+}
+
+/* Label stack entry @i as sent: S set on the last entry only. */
+static u32 pg_mpls_entry(u32 word, u32 i, u32 n)
+{
+	return i + 1 == n ? word | PG_MPLS_S : word & ~PG_MPLS_S;
+}
+
+static u8 *pg_put_l2(struct pktgen_run *r, u8 *p, __be16 *proto)
+{
+	const struct pktgen_config *cfg = &r->cfg;
+	u32 i;
+
+	r->svlan_off = 0;
+	r->vlan_off = 0;
+	r->mpls_off = 0;
+	if (cfg->vlan_id != PG_VLAN_OFF) {
+		/* QinQ keeps upstream's layout: 0x8100 for both tags */
+		if (cfg->svlan_id != PG_VLAN_OFF) {
+			r->svlan_off = p - r->tmpl;
+			p = pg_put_tag(p, &proto, cfg->svlan_id, cfg->svlan_p, cfg->svlan_cfi);
+		}
+		r->vlan_off = p - r->tmpl;
+		p = pg_put_tag(p, &proto, cfg->vlan_id, cfg->vlan_p, cfg->vlan_cfi);
+	}
+	if (cfg->nr_mpls) {
+		*proto = htons(ETH_P_MPLS_UC);
+		r->mpls_off = p - r->tmpl;
+		for (i = 0; i < cfg->nr_mpls; i++, p += 4)
+			put_unaligned_be32(pg_mpls_entry(cfg->mpls[i], i, cfg->nr_mpls), p);
+	} else {
+		*proto = htons(cfg->flags & PG_F(IPV6) ? ETH_P_IPV6 : ETH_P_IP);
+	}
+	return p;
+}
+
+static void pg_put_l3(const struct pktgen_config *cfg, u8 *p)
+{
+	struct ipv6hdr *ip6h = (struct ipv6hdr *)p;
+	struct iphdr *iph = (struct iphdr *)p;
+
+	if (cfg->flags & PG_F(IPV6)) {
+		ip6_flow_hdr(ip6h, cfg->traffic_class, 0);
+		ip6h->nexthdr = IPPROTO_UDP;
+		ip6h->hop_limit = 32;
+		return;
+	}
+	iph->version = 4;
+	iph->ihl = 5 + cfg->ip_opt_len / 4;
+	iph->tos = cfg->tos;
+	iph->ttl = 32;
+	iph->protocol = IPPROTO_UDP;
+	memcpy(iph + 1, cfg->ip_opt, cfg->ip_opt_len);
+}
+
+static unsigned int pg_l3_len(const struct pktgen_config *cfg)
+{
+	if (cfg->flags & PG_F(IPV6))
+		return sizeof(struct ipv6hdr);
+	return sizeof(struct iphdr) + cfg->ip_opt_len;
+}
+
+/* The smallest frame that holds every header and the pktgen header. */
+u32 pg_min_frame(const struct pktgen_config *cfg)
+{
+	u32 len = ETH_HLEN + 4 * cfg->nr_mpls + pg_l3_len(cfg) + sizeof(struct udphdr) +
+		  PG_HDR_LEN;
+
+	if (cfg->vlan_id != PG_VLAN_OFF)
+		len += VLAN_HLEN;
+	if (cfg->vlan_id != PG_VLAN_OFF && cfg->svlan_id != PG_VLAN_OFF)
+		len += VLAN_HLEN;
+	if (cfg->flags & PG_F(NS_TIMESTAMP))
+		len += sizeof(struct pktgen_hdr_ext);
+	return len;
+}
+
+static void pg_build_template(struct pktgen_run *r)
+{
+	const struct pktgen_config *cfg = &r->cfg;
+	struct ethhdr *eth = (struct ethhdr *)r->tmpl;
+	u8 *p;
+
 	memset(r->tmpl, 0, sizeof(r->tmpl));
 	ether_addr_copy(eth->h_dest, cfg->dst_mac);
 	ether_addr_copy(eth->h_source, r->src_mac);
-	eth->h_proto = htons(ETH_P_IP);
-	iph->version = 4;
-	iph->ihl = 5;
-	iph->ttl = 32;
-	iph->protocol = IPPROTO_UDP;
-	udph->check = 0;
+	p = pg_put_l2(r, r->tmpl + ETH_HLEN, &eth->h_proto);
+	r->l2_len = p - r->tmpl;
+	r->l3_len = pg_l3_len(cfg);
+	pg_put_l3(cfg, p);
+	/* UDP: ports, length and checksum are written per packet */
+}
+
+/* ---- per-run resources ------------------------------------------------------ */
+
+/* Drop the SA references of every flow and of the run. */
+static void pg_put_sas(struct pktgen_run *r)
+{
+	u32 i;
+
+	for (i = 0; i < r->nr_flows; i++) {
+		pg_ipsec_put(r->flows[i].xfrm);
+		r->flows[i].xfrm = NULL;
+	}
+	pg_ipsec_put(r->xfrm);
+	r->xfrm = NULL;
+	r->xfrm_looked_up = false;
+}
+
+static void pg_free_flows(struct pktgen_run *r)
+{
+	kvfree(r->flows);
+	r->flows = NULL;
+	r->nr_flows = 0;
+}
+
+static int pg_alloc_flows(struct pktgen_run *r)
+{
+	u32 n = r->cfg.flags & PG_F(IPV6) ? 0 : r->cfg.flows;
+
+	pg_put_sas(r);
+	if (n != r->nr_flows) {
+		pg_free_flows(r);
+		if (n) {
+			r->flows = kvcalloc(n, sizeof(*r->flows), GFP_KERNEL);
+			if (!r->flows)
+				return -ENOMEM;
+		}
+		r->nr_flows = n;
+	} else if (n) {
+		memset(r->flows, 0, n * sizeof(*r->flows));
+	}
+	r->cur.flow = 0;
+	return 0;
+}
+
+static int pg_alloc_frag_page(struct pktgen_run *r)
+{
+	if (r->cfg.frags <= 0 || r->frag_page)
+		return 0;
+	r->frag_page = alloc_pages_node(r->node, GFP_KERNEL | __GFP_ZERO, 0);
+	return r->frag_page ? 0 : -ENOMEM;
+}
+
+/* Undo pg_build_prepare(): the run is over. */
+void pg_build_release(struct pktgen_run *r)
+{
+	pg_put_sas(r);
+	pg_free_flows(r);
+	if (r->frag_page) {
+		put_page(r->frag_page);
+		r->frag_page = NULL;
+	}
+}
+
+/* Resolve start-time defaults, allocate what the run needs, fill the template. */
+int pg_build_prepare(struct pktgen_run *r, struct net_device *odev)
+{
+	struct pktgen_config *cfg = &r->cfg;
+	u32 i;
+
+	if (is_zero_ether_addr(cfg->src_mac))
+		ether_addr_copy(r->src_mac, odev->dev_addr);
+	else
+		ether_addr_copy(r->src_mac, cfg->src_mac);
+	pg_resolve_addresses(r, odev);
+	pg_resolve_queues(r, odev, odev->name);
+
+	r->node = NUMA_NO_NODE;
+	if ((cfg->flags & PG_F(NODE)) && cfg->node >= 0 && cfg->node < MAX_NUMNODES &&
+	    node_online(cfg->node))
+		r->node = cfg->node;
+
+	r->min_data = PG_HDR_LEN;
+	if (cfg->flags & PG_F(NS_TIMESTAMP))
+		r->min_data += sizeof(struct pktgen_hdr_ext);
+
+	r->imix_weight_sum = 0;
+	for (i = 0; i < cfg->nr_imix; i++)
+		r->imix_weight_sum += cfg->imix[i].weight;
+
+	pg_build_template(r);
+	if (pg_alloc_flows(r) || pg_alloc_frag_page(r)) {
+		pg_build_release(r);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /* Put cursors back at the start of every range. */
@@ -91,7 +337,13 @@ void pg_cursor_reset(struct pktgen_run *r)
 	cur->udp_dst = r->cfg.udp_dst_min;
 	cur->src_mac_offset = 0;
 	cur->dst_mac_offset = 0;
+	cur->saddr6 = r->saddr6_min;
+	cur->daddr6 = r->daddr6_min;
+	cur->queue_map = r->queue_map_min;
+	cur->flow = 0;
 }
+
+/* ---- varying fields ------------------------------------------------------------ */
 
 /*
  * base + offset over bytes 1..5 of a MAC (byte 0 -- the I/G and U/L
@@ -151,7 +403,7 @@ static bool pg_ipv4_unroutable(__be32 addr)
 	       ipv4_is_local_multicast(addr);
 }
 
-static void pg_vary_daddr(struct pktgen_run *r)
+static void pg_step_daddr(struct pktgen_run *r)
 {
 	u32 min = ntohl(r->cfg.daddr_min), max = ntohl(r->cfg.daddr_max);
 	bool rnd = r->cfg.flags & PG_F(IPDST_RND);
@@ -167,23 +419,227 @@ static void pg_vary_daddr(struct pktgen_run *r)
 	r->cur.daddr = addr;
 }
 
+/*
+ * The flow of this packet: with FLOW_SEQ each flow in turn for flowlen
+ * packets, else a random one, restarted once it has sent more than flowlen.
+ */
+static struct pktgen_flow *pg_pick_flow(struct pktgen_run *r)
+{
+	struct pktgen_flow *f;
+
+	if (!r->nr_flows)
+		return NULL;
+	if (r->cfg.flags & PG_F(FLOW_SEQ)) {
+		f = &r->flows[r->cur.flow];
+		if (f->count >= r->cfg.flowlen) {
+			f->count = 0;
+			f->running = false;
+			r->cur.flow = (r->cur.flow + 1) % r->nr_flows;
+			f = &r->flows[r->cur.flow];
+		}
+	} else {
+		r->cur.flow = get_random_u32_below(r->nr_flows);
+		f = &r->flows[r->cur.flow];
+		if (f->count > r->cfg.flowlen) {
+			f->count = 0;
+			f->running = false;
+		}
+	}
+	return f;
+}
+
+static bool pg_ipsec_on(const struct pktgen_run *r)
+{
+	return IS_ENABLED(CONFIG_XFRM) && (r->cfg.flags & PG_F(IPSEC)) &&
+	       !(r->cfg.flags & PG_F(IPV6));
+}
+
+/* A flow keeps the destination (and IPsec SA) it started with. */
+static void pg_vary_daddr(struct pktgen_run *r, const struct net_device *odev)
+{
+	struct pktgen_flow *f = pg_pick_flow(r);
+
+	if (f && f->running) {
+		r->cur.daddr = f->daddr;
+	} else {
+		pg_step_daddr(r);
+		if (f) {
+			f->daddr = r->cur.daddr;
+			f->running = true;
+			r->flow_starts++;
+			pg_ipsec_put(f->xfrm);
+			f->xfrm = pg_ipsec_on(r) ?
+				  pg_ipsec_lookup(r, dev_net(odev), f->daddr) : NULL;
+		}
+	}
+	if (f)
+		f->count++;
+}
+
+/* The SA of this packet; NULL without IPSEC. */
+static struct xfrm_state *pg_current_sa(struct pktgen_run *r, const struct net_device *odev)
+{
+	if (!pg_ipsec_on(r))
+		return NULL;
+	if (r->nr_flows)
+		return r->flows[r->cur.flow].xfrm;
+	if (!r->xfrm_looked_up) {
+		r->xfrm = pg_ipsec_lookup(r, dev_net(odev), r->cur.daddr);
+		r->xfrm_looked_up = true;
+	}
+	return r->xfrm;
+}
+
+/* 128-bit unsigned arithmetic on IPv6 addresses (host order halves). */
+struct pg_u128 {
+	u64 hi;
+	u64 lo;
+};
+
+static struct pg_u128 pg_in6_get(const struct in6_addr *a)
+{
+	return (struct pg_u128){ get_unaligned_be64(&a->s6_addr[0]),
+				 get_unaligned_be64(&a->s6_addr[8]) };
+}
+
+static void pg_in6_put(struct in6_addr *a, struct pg_u128 v)
+{
+	put_unaligned_be64(v.hi, &a->s6_addr[0]);
+	put_unaligned_be64(v.lo, &a->s6_addr[8]);
+}
+
+static bool pg_u128_le(struct pg_u128 a, struct pg_u128 b)
+{
+	return a.hi < b.hi || (a.hi == b.hi && a.lo <= b.lo);
+}
+
+static struct pg_u128 pg_u128_add(struct pg_u128 a, struct pg_u128 b)
+{
+	struct pg_u128 s = { a.hi + b.hi, a.lo + b.lo };
+
+	s.hi += s.lo < a.lo;
+	return s;
+}
+
+static struct pg_u128 pg_u128_sub(struct pg_u128 a, struct pg_u128 b)
+{
+	struct pg_u128 d = { a.hi - b.hi, a.lo - b.lo };
+
+	d.hi -= a.lo < b.lo;
+	return d;
+}
+
+/* Uniform in [0, span]: masked draws, rejecting those above span. */
+static struct pg_u128 pg_u128_random(struct pg_u128 span)
+{
+	struct pg_u128 mask, v = {};
+	int tries = 64;
+
+	mask.hi = span.hi ? GENMASK_ULL(fls64(span.hi) - 1, 0) : 0;
+	mask.lo = span.hi ? ~0ULL : (span.lo ? GENMASK_ULL(fls64(span.lo) - 1, 0) : 0);
+	/* each draw is accepted with probability > 1/2 */
+	while (tries--) {
+		v.hi = get_random_u64() & mask.hi;
+		v.lo = get_random_u64() & mask.lo;
+		if (pg_u128_le(v, span))
+			return v;
+	}
+	return (struct pg_u128){};
+}
+
+/* Sequential (wrapping after max) or random over [min, max], inclusive. */
+static void pg_step6(struct in6_addr *cur, const struct in6_addr *min,
+		     const struct in6_addr *max, bool rnd)
+{
+	struct pg_u128 lo = pg_in6_get(min), hi = pg_in6_get(max);
+	struct pg_u128 v = pg_in6_get(cur), one = { 0, 1 };
+
+	if (pg_u128_le(hi, lo))
+		return;
+	if (rnd) {
+		v = pg_u128_add(lo, pg_u128_random(pg_u128_sub(hi, lo)));
+	} else {
+		v = pg_u128_add(v, one);
+		if (!pg_u128_le(v, hi) || !pg_u128_le(lo, v))
+			v = lo;
+	}
+	pg_in6_put(cur, v);
+}
+
 static void pg_vary_size(struct pktgen_run *r)
 {
 	u32 min = r->cfg.min_pkt_size, max = r->cfg.max_pkt_size;
+	u64 x;
+	u32 i;
 
-	if (min >= max)
+	if (min < max) {
+		if (r->cfg.flags & PG_F(TXSIZE_RND))
+			r->cur.pkt_size = get_random_u32_inclusive(min, max - 1);
+		else
+			r->cur.pkt_size = r->cur.pkt_size + 1 > max ? min : r->cur.pkt_size + 1;
 		return;
-	if (r->cfg.flags & PG_F(TXSIZE_RND))
-		r->cur.pkt_size = get_random_u32_inclusive(min, max - 1);
-	else
-		r->cur.pkt_size = r->cur.pkt_size + 1 > max ? min : r->cur.pkt_size + 1;
+	}
+	if (!r->cfg.nr_imix)
+		return;
+	/* each entry with probability weight / sum, exactly */
+	x = mul_u64_u64_shr(get_random_u64(), r->imix_weight_sum, 64);
+	for (i = 0; i + 1 < r->cfg.nr_imix && x >= r->cfg.imix[i].weight; i++)
+		x -= r->cfg.imix[i].weight;
+	r->cur.pkt_size = r->cfg.imix[i].size;
+	r->imix_counts[i]++;
+}
+
+static void pg_vary_tags(struct pktgen_run *r)
+{
+	const struct pktgen_config *cfg = &r->cfg;
+	u8 *tci;
+	u32 i;
+
+	if (r->vlan_off && (cfg->flags & PG_F(VID_RND))) {
+		tci = r->tmpl + r->vlan_off;
+		put_unaligned_be16((get_unaligned_be16(tci) & ~VLAN_VID_MASK) |
+				   get_random_u32_below(VLAN_N_VID), tci);
+	}
+	if (r->svlan_off && (cfg->flags & PG_F(SVID_RND))) {
+		tci = r->tmpl + r->svlan_off;
+		put_unaligned_be16((get_unaligned_be16(tci) & ~VLAN_VID_MASK) |
+				   get_random_u32_below(VLAN_N_VID), tci);
+	}
+	if (!r->mpls_off || !(cfg->flags & PG_F(MPLS_RND)))
+		return;
+	/* labels written with the S bit are the random ones */
+	for (i = 0; i < cfg->nr_mpls; i++) {
+		u32 word = cfg->mpls[i];
+
+		if (!(word & PG_MPLS_S))
+			continue;
+		word = (word & (BIT(PG_MPLS_LABEL_SHIFT) - 1)) |
+		       get_random_u32() << PG_MPLS_LABEL_SHIFT;
+		put_unaligned_be32(pg_mpls_entry(word, i, cfg->nr_mpls),
+				   r->tmpl + r->mpls_off + 4 * i);
+	}
+}
+
+static void pg_vary_queue(struct pktgen_run *r, const struct net_device *odev)
+{
+	unsigned int nq = odev->real_num_tx_queues ?: 1;
+	u16 q = r->cur.queue_map;
+
+	if (r->cfg.flags & PG_F(QUEUE_MAP_CPU))
+		q = raw_smp_processor_id();
+	else if (r->cfg.flags & PG_F(QUEUE_MAP_RND))
+		q = get_random_u32_inclusive(r->queue_map_min, r->queue_map_max);
+	else if (r->queue_map_min < r->queue_map_max)
+		q = q + 1 > r->queue_map_max || q < r->queue_map_min ? r->queue_map_min : q + 1;
+	r->cur.queue_map = q % nq;
 }
 
 /* Advance every range once; the order follows upstream's. */
-static void pg_vary(struct pktgen_run *r, struct ethhdr *eth)
+static void pg_vary(struct pktgen_run *r, const struct net_device *odev)
 {
 	const struct pktgen_config *cfg = &r->cfg;
 	struct pktgen_cursor *cur = &r->cur;
+	struct ethhdr *eth = (struct ethhdr *)r->tmpl;
 	u32 smin, smax;
 
 	if (cfg->src_mac_count > 1)
@@ -194,87 +650,212 @@ static void pg_vary(struct pktgen_run *r, struct ethhdr *eth)
 		pg_mac_add(eth->h_dest, cfg->dst_mac,
 			   pg_mac_step(&cur->dst_mac_offset, cfg->dst_mac_count,
 				       cfg->flags & PG_F(MACDST_RND)));
+	pg_vary_tags(r);
 
 	cur->udp_src = pg_port_step(cur->udp_src, cfg->udp_src_min, cfg->udp_src_max,
 				    cfg->flags & PG_F(UDPSRC_RND));
 	cur->udp_dst = pg_port_step(cur->udp_dst, cfg->udp_dst_min, cfg->udp_dst_max,
 				    cfg->flags & PG_F(UDPDST_RND));
 
-	smin = ntohl(r->saddr_min);
-	smax = ntohl(r->saddr_max);
-	if (smin < smax)
-		cur->saddr = htonl(pg_ip_step(ntohl(cur->saddr), smin, smax,
-					      cfg->flags & PG_F(IPSRC_RND)));
-	pg_vary_daddr(r);
+	if (cfg->flags & PG_F(IPV6)) {
+		pg_step6(&cur->saddr6, &r->saddr6_min, &r->saddr6_max,
+			 cfg->flags & PG_F(IPSRC_RND));
+		pg_step6(&cur->daddr6, &r->daddr6_min, &r->daddr6_max,
+			 cfg->flags & PG_F(IPDST_RND));
+	} else {
+		smin = ntohl(r->saddr_min);
+		smax = ntohl(r->saddr_max);
+		if (smin < smax)
+			cur->saddr = htonl(pg_ip_step(ntohl(cur->saddr), smin, smax,
+						      cfg->flags & PG_F(IPSRC_RND)));
+		pg_vary_daddr(r, odev);
+	}
 	pg_vary_size(r);
+	pg_vary_queue(r, odev);
 }
 
-static void pg_fill_pktgen_hdr(struct pktgen_hdr *pgh, const struct pktgen_run *r)
-{
-	struct timespec64 ts;
+/* ---- the packet ----------------------------------------------------------------- */
 
+static void pg_fill_pktgen_hdr(void *p, const struct pktgen_run *r)
+{
+	struct pktgen_hdr *pgh = p;
+	struct pktgen_hdr_ext *ext;
+	struct timespec64 ts = {};
+
+	if (!(r->cfg.flags & PG_F(NO_TIMESTAMP)))
+		ktime_get_real_ts64(&ts);
 	pgh->magic = htonl(PG_MAGIC);
 	pgh->seq = htonl(r->seq_num);
-	if (r->cfg.flags & PG_F(NO_TIMESTAMP)) {
-		pgh->tv_sec = 0;
-		pgh->tv_usec = 0;
-		return;
-	}
-	ktime_get_real_ts64(&ts);
 	pgh->tv_sec = htonl((u32)ts.tv_sec);
 	pgh->tv_usec = htonl(ts.tv_nsec / NSEC_PER_USEC);
+	if (!(r->cfg.flags & PG_F(NS_TIMESTAMP)))
+		return;
+	ext = (struct pktgen_hdr_ext *)(pgh + 1);
+	ext->magic = htonl(PG_EXT_MAGIC);
+	ext->stream = htonl(r->stream);
+	ext->tv_nsec = htonl(ts.tv_nsec);
+	ext->reserved = 0;
 }
 
-/*
- * Build the next packet: Ethernet, IPv4, UDP, the pktgen header, zero
- * padding.  The frame is cur.pkt_size long (FCS excluded) unless that is
- * too small to hold the pktgen header.
- */
-struct sk_buff *pg_build_skb(struct pktgen_run *r, struct net_device *odev)
+static void pg_fill_l3(const struct pktgen_run *r, u8 *p, unsigned int l4_len)
 {
-	unsigned int headroom = LL_RESERVED_SPACE(odev);
-	unsigned int datalen, frame_len;
-	struct pktgen_hdr *pgh;
-	struct sk_buff *skb;
-	struct udphdr *udph;
-	struct iphdr *iph;
-	struct ethhdr *eth;
+	struct ipv6hdr *ip6h = (struct ipv6hdr *)p;
+	struct iphdr *iph = (struct iphdr *)p;
 
-	pg_vary(r, (struct ethhdr *)r->tmpl);
-
-	datalen = max_t(int, (int)r->cur.pkt_size - (int)PG_L2L3L4_LEN, PG_HDR_LEN);
-	frame_len = PG_L2L3L4_LEN + datalen;
-
-	skb = __netdev_alloc_skb(odev, headroom + frame_len, GFP_NOWAIT | __GFP_NOWARN);
-	if (!skb)
-		return NULL;
-	skb_reserve(skb, headroom);
-	eth = skb_put(skb, frame_len);
-	memcpy(eth, r->tmpl, PG_L2L3L4_LEN);
-
-	iph = (struct iphdr *)(eth + 1);
-	iph->tot_len = htons(sizeof(*iph) + sizeof(*udph) + datalen);
-	iph->id = htons(r->ip_id++);
+	if (r->cfg.flags & PG_F(IPV6)) {
+		ip6h->payload_len = htons(l4_len);
+		ip6h->saddr = r->cur.saddr6;
+		ip6h->daddr = r->cur.daddr6;
+		return;
+	}
+	iph->tot_len = htons(r->l3_len + l4_len);
+	iph->id = htons(r->ip_id);
 	iph->saddr = r->cur.saddr;
 	iph->daddr = r->cur.daddr;
 	iph->check = ip_fast_csum(iph, iph->ihl);
+}
 
-	udph = (struct udphdr *)(iph + 1);
-	udph->source = htons(r->cur.udp_src);
-	udph->dest = htons(r->cur.udp_dst);
-	udph->len = htons(sizeof(*udph) + datalen);
+/*
+ * UDPCSUM: the device finishes the sum when it can (plain Ethernet
+ * frames only: offloads rarely look through tags and labels); otherwise
+ * it is computed here over the whole datagram, fragments included.
+ */
+static void pg_udp_csum(struct sk_buff *skb, const struct pktgen_run *r,
+			const struct net_device *odev)
+{
+	bool ipv6 = r->cfg.flags & PG_F(IPV6);
+	netdev_features_t hw = NETIF_F_HW_CSUM | (ipv6 ? NETIF_F_IPV6_CSUM : NETIF_F_IP_CSUM);
+	struct udphdr *uh = udp_hdr(skb);
+	unsigned int len = ntohs(uh->len);
+	__wsum sum = 0;
+	bool partial = (odev->features & hw) && r->l2_len == ETH_HLEN && !pg_ipsec_on(r);
 
-	pgh = (struct pktgen_hdr *)(udph + 1);
-	pg_fill_pktgen_hdr(pgh, r);
-	memset(pgh + 1, 0, datalen - sizeof(*pgh));
+	if (!partial)
+		sum = skb_checksum(skb, skb_transport_offset(skb), len, 0);
+	if (ipv6)
+		uh->check = csum_ipv6_magic(&r->cur.saddr6, &r->cur.daddr6, len,
+					    IPPROTO_UDP, sum);
+	else
+		uh->check = csum_tcpudp_magic(r->cur.saddr, r->cur.daddr, len,
+					      IPPROTO_UDP, sum);
+	if (partial) {
+		uh->check = ~uh->check;
+		skb->ip_summed = CHECKSUM_PARTIAL;
+		skb->csum_start = skb_transport_header(skb) - skb->head;
+		skb->csum_offset = offsetof(struct udphdr, check);
+	} else if (!uh->check) {
+		uh->check = CSUM_MANGLED_0;
+	}
+}
 
-	skb->protocol = eth->h_proto;
+/* How much of @pad goes into page fragments, and in how many. */
+static unsigned int pg_frag_bytes(const struct pktgen_run *r, unsigned int pad,
+				  unsigned int *nfrags)
+{
+	unsigned int n;
+
+	*nfrags = 0;
+	if (!r->frag_page || !pad)
+		return 0;
+	n = min_t(unsigned int, min_t(unsigned int, r->cfg.frags, MAX_SKB_FRAGS), pad);
+	*nfrags = n;
+	return min_t(unsigned int, pad, n * PAGE_SIZE);
+}
+
+/* Spread @bytes evenly over @n fragments of the one shared zero page. */
+static void pg_add_frags(struct sk_buff *skb, struct page *page, unsigned int n,
+			 unsigned int bytes)
+{
+	unsigned int i, size;
+
+	for (i = 0; i < n; i++) {
+		size = bytes / n + (i < bytes % n);
+		get_page(page);
+		skb_fill_page_desc(skb, i, page, 0, size);
+	}
+	skb->len += bytes;
+	skb->data_len += bytes;
+	skb->truesize += bytes;
+	/* nobody may write into the page: it is every packet's padding */
+	skb_shinfo(skb)->flags |= SKBFL_SHARED_FRAG;
+}
+
+static struct sk_buff *pg_alloc_skb(const struct pktgen_run *r, struct net_device *odev,
+				    unsigned int len)
+{
+	unsigned int headroom = LL_RESERVED_SPACE(odev);
+	gfp_t gfp = GFP_NOWAIT | __GFP_NOWARN;
+	struct sk_buff *skb;
+
+	if (r->node == NUMA_NO_NODE)
+		return __netdev_alloc_skb(odev, headroom + len, gfp);
+
+	skb = __alloc_skb(NET_SKB_PAD + headroom + len, gfp, 0, r->node);
+	if (skb) {
+		skb_reserve(skb, NET_SKB_PAD);
+		skb->dev = odev;
+	}
+	return skb;
+}
+
+/*
+ * Build the next packet: the template's headers, the pktgen header (and
+ * extension), zero padding partly in fragments, then ESP if asked for.
+ * The frame is cur.pkt_size long (FCS excluded; an ESP trailer comes on
+ * top) unless that is too small to hold the pktgen header.  Returns an
+ * ERR_PTR: -ENOMEM (try again later) or -ENOENT (IPSEC without an SA).
+ */
+struct sk_buff *pg_build_skb(struct pktgen_run *r, struct net_device *odev)
+{
+	unsigned int hdr_len, datalen, frag_bytes, nfrags, linear;
+	struct xfrm_state *sa;
+	struct sk_buff *skb;
+	struct udphdr *uh;
+	u8 *data;
+
+	pg_vary(r, odev);
+	sa = pg_current_sa(r, odev);
+	if (pg_ipsec_on(r) && !sa)
+		return ERR_PTR(-ENOENT);
+
+	hdr_len = r->l2_len + r->l3_len + sizeof(struct udphdr);
+	datalen = max_t(int, (int)r->cur.pkt_size - (int)hdr_len -
+			(int)pg_ipsec_header_len(sa), r->min_data);
+	frag_bytes = pg_frag_bytes(r, datalen - r->min_data, &nfrags);
+	linear = hdr_len + datalen - frag_bytes;
+
+	skb = pg_alloc_skb(r, odev, linear);
+	if (!skb)
+		return ERR_PTR(-ENOMEM);
+	data = skb_put(skb, linear);
+	memcpy(data, r->tmpl, hdr_len);
+	pg_fill_l3(r, data + r->l2_len, sizeof(*uh) + datalen);
+	r->ip_id++;
+
+	uh = (struct udphdr *)(data + r->l2_len + r->l3_len);
+	uh->source = htons(r->cur.udp_src);
+	uh->dest = htons(r->cur.udp_dst);
+	uh->len = htons(sizeof(*uh) + datalen);
+
+	pg_fill_pktgen_hdr(uh + 1, r);
+	memset(data + hdr_len + r->min_data, 0, linear - hdr_len - r->min_data);
+	if (nfrags)
+		pg_add_frags(skb, r->frag_page, nfrags, frag_bytes);
+
+	skb->protocol = ((struct ethhdr *)data)->h_proto;
 	skb->dev = odev;
 	skb->pkt_type = PACKET_HOST;
+	skb->priority = r->cfg.skb_priority;
 	skb->ip_summed = CHECKSUM_NONE;
 	skb_reset_mac_header(skb);
-	skb_set_network_header(skb, ETH_HLEN);
-	skb_set_transport_header(skb, ETH_HLEN + sizeof(*iph));
-	skb_set_queue_mapping(skb, 0);
+	skb_set_network_header(skb, r->l2_len);
+	skb_set_transport_header(skb, r->l2_len + r->l3_len);
+	skb_set_queue_mapping(skb, r->cur.queue_map);
+	if (r->cfg.flags & PG_F(UDPCSUM))
+		pg_udp_csum(skb, r, odev);
+	if (sa && pg_ipsec_output(sa, skb, r->l2_len)) {
+		kfree_skb(skb);
+		return ERR_PTR(-ENOMEM);
+	}
 	return skb;
 }

@@ -9,6 +9,13 @@
 #include <linux/version.h>
 #include <linux/netdevice.h>
 
+/* get_unaligned_be16() and friends moved to <linux/unaligned.h> in 6.12. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
+
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
 #error "pktgen needs Linux 6.1 or newer (netdev refcount trackers, pde_data, get_random_u32_*)"
 #endif

@@ -6,11 +6,14 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/capability.h>
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/if_arp.h>
 #include <linux/module.h>
 #include <linux/namei.h>
 #include <linux/proc_fs.h>
+#include <linux/random.h>
 #include <linux/rculist.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -23,6 +26,7 @@
 
 #define PG_PROC_DIR	"pktgen"
 #define PG_CTRL_NAME	"pgctrl"
+#define PG_STATS_NAME	"pgstats"
 
 static int pg_count_d = 1000;
 static int pg_delay_d;
@@ -86,6 +90,9 @@ void pg_default_config(struct pktgen_config *cfg, const struct net_device *odev)
 	cfg->udp_src_max = 9;
 	cfg->udp_dst_min = 9;
 	cfg->udp_dst_max = 9;
+	cfg->vlan_id = PG_VLAN_OFF;
+	cfg->svlan_id = PG_VLAN_OFF;
+	cfg->node = NUMA_NO_NODE;
 }
 
 /* ---- device registry ---------------------------------------------------- */
@@ -146,6 +153,7 @@ int pg_add_device(struct pktgen_thread *t, const char *name)
 	spin_lock_init(&pkt->lock);
 	strscpy(pkt->name, name, sizeof(pkt->name));
 	pkt->thread = t;
+	pkt->stream = get_random_u32();
 
 	mutex_lock(&pn->lock);
 	if (pn->exiting) {
@@ -290,6 +298,9 @@ static int pg_netdev_event(struct notifier_block *nb, unsigned long event, void 
 	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
 	struct pktgen_net *pn = pg_net(dev_net(dev));
 
+	/* The receiver copes with a namespace on its way out by itself. */
+	if (event == NETDEV_UNREGISTER)
+		pg_rx_netdev_unregister(pn, dev);
 	if (READ_ONCE(pn->exiting))
 		return NOTIFY_DONE;
 
@@ -390,10 +401,14 @@ static int __net_init pg_net_init(struct net *net)
 	pn->proc_dir = proc_mkdir(PG_PROC_DIR, net->proc_net);
 	if (!pn->proc_dir)
 		return -ENOMEM;
-	if (!proc_create_data(PG_CTRL_NAME, 0600, pn->proc_dir, &pg_ctrl_proc_ops, pn)) {
+	if (!proc_create_data(PG_CTRL_NAME, 0600, pn->proc_dir, &pg_ctrl_proc_ops, pn) ||
+	    !proc_create_single_data(PG_STATS_NAME, 0600, pn->proc_dir, pg_stats_show, pn)) {
 		err = -ENOMEM;
 		goto err_remove_dir;
 	}
+	err = pg_rx_net_init(pn);
+	if (err)
+		goto err_remove_dir;
 
 	for_each_online_cpu(cpu) {
 		err = pg_thread_create(pn, cpu);
@@ -405,6 +420,7 @@ static int __net_init pg_net_init(struct net *net)
 err_stop_threads:
 	pn->exiting = true;
 	pg_net_stop_threads(pn);
+	pg_rx_net_exit(pn);
 err_remove_dir:
 	proc_remove(pn->proc_dir);
 	return err;
@@ -418,6 +434,7 @@ static void __net_exit pg_net_exit(struct net *net)
 	/* Lets a blocked "start" return; threads stop their devices. */
 	wake_up_all(&pn->wq);
 	pg_net_stop_threads(pn);
+	pg_rx_net_exit(pn);
 	proc_remove(pn->proc_dir);
 }
 
@@ -427,6 +444,21 @@ static struct pernet_operations pg_net_ops = {
 	.id	= &pg_net_id,
 	.size	= sizeof(struct pktgen_net),
 };
+
+/* ---- CPU hotplug ------------------------------------------------------------ */
+
+static enum cpuhp_state pg_cpuhp_state;
+
+static int pg_cpu_online(unsigned int cpu)
+{
+	struct net *net;
+
+	down_read(&net_rwsem);
+	for_each_net(net)
+		pg_thread_rebind(pg_net(net), cpu);
+	up_read(&net_rwsem);
+	return 0;
+}
 
 /* ---- module ---------------------------------------------------------------- */
 
@@ -456,11 +488,18 @@ static int __init pg_init(void)
 	err = register_netdevice_notifier(&pg_notifier);
 	if (err)
 		goto err_unregister_pernet;
+	err = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "net/pktgen:online",
+					pg_cpu_online, NULL);
+	if (err < 0)
+		goto err_unregister_notifier;
+	pg_cpuhp_state = err;
 
 	pr_info("Packet Generator for packet performance testing. Version: %s (%s)\n",
 		PG_IFACE_VERSION, PKTGEN_VERSION);
 	return 0;
 
+err_unregister_notifier:
+	unregister_netdevice_notifier(&pg_notifier);
 err_unregister_pernet:
 	unregister_pernet_subsys(&pg_net_ops);
 	return err;
@@ -468,6 +507,7 @@ err_unregister_pernet:
 
 static void __exit pg_exit(void)
 {
+	cpuhp_remove_state_nocalls(pg_cpuhp_state);
 	unregister_netdevice_notifier(&pg_notifier);
 	unregister_pernet_subsys(&pg_net_ops);
 	/* Devices are freed with kfree_rcu(). */

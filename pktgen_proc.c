@@ -13,8 +13,11 @@
 #include <linux/capability.h>
 #include <linux/ctype.h>
 #include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
 #include <linux/inet.h>
 #include <linux/kernel.h>
+#include <linux/math64.h>
+#include <linux/overflow.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -32,16 +35,49 @@
 #define PG_DIGITS		10
 #define PG_MAX_BURST		1000000
 
+#define PG_MAX_FRAGS_CMD	INT_MAX
+#define PG_MAX_VLAN_ID		(VLAN_N_VID - 1)
+
+/* Flag names in bit order: the order of the Flags line and of the list. */
 static const char * const pg_flag_names[PG_FB_NBITS] = {
+	[PG_FB_IPV6]		= "IPV6",
 	[PG_FB_IPSRC_RND]	= "IPSRC_RND",
 	[PG_FB_IPDST_RND]	= "IPDST_RND",
 	[PG_FB_TXSIZE_RND]	= "TXSIZE_RND",
 	[PG_FB_UDPSRC_RND]	= "UDPSRC_RND",
 	[PG_FB_UDPDST_RND]	= "UDPDST_RND",
+	[PG_FB_UDPCSUM]		= "UDPCSUM",
 	[PG_FB_NO_TIMESTAMP]	= "NO_TIMESTAMP",
+	[PG_FB_MPLS_RND]	= "MPLS_RND",
+	[PG_FB_QUEUE_MAP_RND]	= "QUEUE_MAP_RND",
+	[PG_FB_QUEUE_MAP_CPU]	= "QUEUE_MAP_CPU",
+	[PG_FB_FLOW_SEQ]	= "FLOW_SEQ",
+	[PG_FB_IPSEC]		= IS_ENABLED(CONFIG_XFRM) ? "IPSEC" : NULL,
 	[PG_FB_MACSRC_RND]	= "MACSRC_RND",
 	[PG_FB_MACDST_RND]	= "MACDST_RND",
+	[PG_FB_VID_RND]		= "VID_RND",
+	[PG_FB_SVID_RND]	= "SVID_RND",
+	[PG_FB_NODE]		= "NODE",
 	[PG_FB_SHARED]		= "SHARED",
+	[PG_FB_NS_TIMESTAMP]	= "NS_TIMESTAMP",
+};
+
+/* Names older documents use; they set the same bit. */
+static const struct {
+	const char *name;
+	enum pg_flag_bit bit;
+} pg_flag_aliases[] = {
+	{ "UDPDEST_RND",	PG_FB_UDPDST_RND },	/* the 2005 paper */
+	{ "NODE_ALLOC",		PG_FB_NODE },		/* the kernel HOWTO */
+};
+
+/* "flag FLOW_RND" is the absence of FLOW_SEQ. */
+#define PG_FLOW_RND_NAME	"FLOW_RND"
+
+static const char * const pg_xmit_mode_names[] = {
+	[PG_XMIT_START]		= "start_xmit",
+	[PG_XMIT_RECEIVE]	= "netif_receive",
+	[PG_XMIT_QUEUE]		= "queue_xmit",
 };
 
 /* ---- parsing helpers ------------------------------------------------------ */
@@ -146,6 +182,7 @@ struct pg_num_cmd {
 	u64 min;		/* smaller values are raised to this */
 	u64 max;
 	int (*apply)(struct pktgen_dev *pkt, u64 *val, const char **why);
+	const char *range;	/* error text for a bad value; NULL: generic */
 };
 
 static int pg_apply_count(struct pktgen_dev *pkt, u64 *val, const char **why)
@@ -161,29 +198,47 @@ static bool pg_skb_sharing(const struct pktgen_dev *pkt)
 
 static int pg_apply_clone_skb(struct pktgen_dev *pkt, u64 *val, const char **why)
 {
-	if (*val && !pg_skb_sharing(pkt)) {
+	if (!*val)
+		goto out;
+	if (pkt->cfg.xmit_mode == PG_XMIT_RECEIVE) {
+		*why = "clone_skb > 0 is not supported in netif_receive mode";
+		return -EOPNOTSUPP;
+	}
+	if (!pg_skb_sharing(pkt)) {
 		*why = "clone_skb > 0 needs a device with IFF_TX_SKB_SHARING";
 		return -EOPNOTSUPP;
 	}
-	if (*val && !(pkt->cfg.flags & PG_F(SHARED))) {
+	if (pkt->cfg.nr_imix) {
+		*why = "clone_skb > 0 needs imix_weights off";
+		return -EINVAL;
+	}
+	if (!(pkt->cfg.flags & PG_F(SHARED))) {
 		*why = "clone_skb needs flag SHARED";
 		return -EINVAL;
 	}
+out:
 	pkt->cfg.clone_skb = *val;
 	return 0;
 }
 
 static int pg_apply_burst(struct pktgen_dev *pkt, u64 *val, const char **why)
 {
-	if (*val > 1 && !pg_skb_sharing(pkt)) {
+	*val = max_t(u64, *val, 1);
+	if (*val == 1)
+		goto out;
+	if (pkt->cfg.xmit_mode == PG_XMIT_QUEUE) {
+		*why = "burst > 1 is not supported in queue_xmit mode";
+		return -EOPNOTSUPP;
+	}
+	if (pkt->cfg.xmit_mode == PG_XMIT_START && !pg_skb_sharing(pkt)) {
 		*why = "burst > 1 needs a device with IFF_TX_SKB_SHARING";
 		return -EOPNOTSUPP;
 	}
-	if (*val > 1 && !(pkt->cfg.flags & PG_F(SHARED))) {
+	if (!(pkt->cfg.flags & PG_F(SHARED))) {
 		*why = "burst > 1 needs flag SHARED";
 		return -EINVAL;
 	}
-	*val = max_t(u64, *val, 1);
+out:
 	pkt->cfg.burst = *val;
 	return 0;
 }
@@ -301,16 +356,147 @@ static int pg_apply_debug(struct pktgen_dev *pkt, u64 *val, const char **why)
 	return 0;
 }
 
+static int pg_apply_frags(struct pktgen_dev *pkt, u64 *val, const char **why)
+{
+	pkt->cfg.frags = *val;
+	return 0;
+}
+
+static int pg_apply_skb_priority(struct pktgen_dev *pkt, u64 *val, const char **why)
+{
+	pkt->cfg.skb_priority = *val;
+	return 0;
+}
+
+static int pg_apply_queue_map_min(struct pktgen_dev *pkt, u64 *val, const char **why)
+{
+	pkt->cfg.queue_map_min = *val;
+	return 0;
+}
+
+static int pg_apply_queue_map_max(struct pktgen_dev *pkt, u64 *val, const char **why)
+{
+	pkt->cfg.queue_map_max = *val;
+	return 0;
+}
+
+static int pg_apply_flows(struct pktgen_dev *pkt, u64 *val, const char **why)
+{
+	pkt->cfg.flows = *val;
+	return 0;
+}
+
+static int pg_apply_flowlen(struct pktgen_dev *pkt, u64 *val, const char **why)
+{
+	pkt->cfg.flowlen = *val;
+	return 0;
+}
+
+static int pg_apply_spi(struct pktgen_dev *pkt, u64 *val, const char **why)
+{
+	pkt->cfg.spi = *val;
+	return 0;
+}
+
+static int pg_apply_node(struct pktgen_dev *pkt, u64 *val, const char **why)
+{
+	pkt->cfg.node = *val;
+	return 0;
+}
+
+static bool pg_vlan_on(const struct pktgen_config *cfg)
+{
+	return cfg->vlan_id != PG_VLAN_OFF;
+}
+
+static bool pg_svlan_on(const struct pktgen_config *cfg)
+{
+	return cfg->svlan_id != PG_VLAN_OFF;
+}
+
+/* vlan_id 0-4095: tag on (MPLS off); anything larger: both tags off. */
+static int pg_apply_vlan_id(struct pktgen_dev *pkt, u64 *val, const char **why)
+{
+	struct pktgen_config *cfg = &pkt->cfg;
+
+	if (*val > PG_MAX_VLAN_ID) {
+		cfg->vlan_id = PG_VLAN_OFF;
+		cfg->svlan_id = PG_VLAN_OFF;
+		return 0;
+	}
+	cfg->vlan_id = *val;
+	cfg->nr_mpls = 0;
+	return 0;
+}
+
+/* svlan_id 0-4095 needs the inner tag; anything larger: both tags off. */
+static int pg_apply_svlan_id(struct pktgen_dev *pkt, u64 *val, const char **why)
+{
+	struct pktgen_config *cfg = &pkt->cfg;
+
+	if (*val > PG_MAX_VLAN_ID) {
+		cfg->vlan_id = PG_VLAN_OFF;
+		cfg->svlan_id = PG_VLAN_OFF;
+		return 0;
+	}
+	if (!pg_vlan_on(cfg)) {
+		*why = "svlan_id needs the inner tag: set vlan_id 0-4095 first";
+		return -EINVAL;
+	}
+	cfg->svlan_id = *val;
+	cfg->nr_mpls = 0;
+	return 0;
+}
+
+/* Priority and CFI bits of a tag that must be on (upstream's wording). */
+static int pg_set_tag_bits(u8 *field, u64 val, bool tag_on, const char *need,
+			   const char **why)
+{
+	if (!tag_on) {
+		*why = need;
+		return -EINVAL;
+	}
+	*field = val;
+	return 0;
+}
+
+static int pg_apply_vlan_p(struct pktgen_dev *pkt, u64 *val, const char **why)
+{
+	return pg_set_tag_bits(&pkt->cfg.vlan_p, *val, pg_vlan_on(&pkt->cfg),
+			       "vlan_p must be 0-7", why);
+}
+
+static int pg_apply_vlan_cfi(struct pktgen_dev *pkt, u64 *val, const char **why)
+{
+	return pg_set_tag_bits(&pkt->cfg.vlan_cfi, *val, pg_vlan_on(&pkt->cfg),
+			       "vlan_cfi must be 0-1", why);
+}
+
+static int pg_apply_svlan_p(struct pktgen_dev *pkt, u64 *val, const char **why)
+{
+	return pg_set_tag_bits(&pkt->cfg.svlan_p, *val, pg_svlan_on(&pkt->cfg),
+			       "svlan_p must be 0-7", why);
+}
+
+static int pg_apply_svlan_cfi(struct pktgen_dev *pkt, u64 *val, const char **why)
+{
+	return pg_set_tag_bits(&pkt->cfg.svlan_cfi, *val, pg_svlan_on(&pkt->cfg),
+			       "svlan_cfi must be 0-1", why);
+}
+
+#define PG_DIGITS_MAX	9999999999ULL
+
 static const struct pg_num_cmd pg_num_cmds[] = {
-	{ "count",		NULL,	0, 9999999999ULL,	pg_apply_count },
+	{ "count",		NULL,	0, PG_DIGITS_MAX,	pg_apply_count },
 	{ "clone_skb",		NULL,	0, INT_MAX,		pg_apply_clone_skb },
 	{ "burst",		NULL,	0, PG_MAX_BURST,	pg_apply_burst },
 	{ "pkt_size",		NULL,	PG_MIN_PKT_SIZE, PG_MAX_PKT_SIZE, pg_apply_pkt_size },
 	{ "min_pkt_size",	NULL,	PG_MIN_PKT_SIZE, PG_MAX_PKT_SIZE, pg_apply_min_pkt_size },
 	{ "max_pkt_size",	NULL,	PG_MIN_PKT_SIZE, PG_MAX_PKT_SIZE, pg_apply_max_pkt_size },
-	{ "delay",		NULL,	0, 9999999999ULL,	pg_apply_delay },
-	{ "rate",		NULL,	0, 9999999999ULL,	pg_apply_rate },
-	{ "ratep",		"rate",	0, 9999999999ULL,	pg_apply_ratep },
+	{ "delay",		NULL,	0, PG_DIGITS_MAX,	pg_apply_delay },
+	{ "ipg",		"delay", 0, PG_DIGITS_MAX,	pg_apply_delay },
+	{ "rate",		NULL,	0, PG_DIGITS_MAX,	pg_apply_rate },
+	{ "ratep",		"rate",	0, PG_DIGITS_MAX,	pg_apply_ratep },
 	{ "udp_src_min",	NULL,	0, U16_MAX,		pg_apply_udp_src_min },
 	{ "udp_src_max",	NULL,	0, U16_MAX,		pg_apply_udp_src_max },
 	{ "udp_dst_min",	NULL,	0, U16_MAX,		pg_apply_udp_dst_min },
@@ -318,6 +504,22 @@ static const struct pg_num_cmd pg_num_cmds[] = {
 	{ "src_mac_count",	NULL,	0, INT_MAX,		pg_apply_src_mac_count },
 	{ "dst_mac_count",	NULL,	0, INT_MAX,		pg_apply_dst_mac_count },
 	{ "debug",		NULL,	0, INT_MAX,		pg_apply_debug },
+	{ "frags",		NULL,	0, PG_MAX_FRAGS_CMD,	pg_apply_frags },
+	{ "skb_priority",	NULL,	0, 999999999,		pg_apply_skb_priority },
+	{ "queue_map_min",	NULL,	0, U16_MAX,		pg_apply_queue_map_min },
+	{ "queue_map_max",	NULL,	0, U16_MAX,		pg_apply_queue_map_max },
+	{ "flows",		NULL,	0, PG_MAX_FLOWS,	pg_apply_flows },
+	{ "flowlen",		NULL,	0, U32_MAX,		pg_apply_flowlen },
+#if IS_ENABLED(CONFIG_XFRM)
+	{ "spi",		NULL,	0, U32_MAX,		pg_apply_spi },
+#endif
+	{ "node",		NULL,	0, U16_MAX,		pg_apply_node },
+	{ "vlan_id",		NULL,	0, U16_MAX,		pg_apply_vlan_id },
+	{ "vlan_p",		NULL,	0, 7,	pg_apply_vlan_p,	"vlan_p must be 0-7" },
+	{ "vlan_cfi",		NULL,	0, 1,	pg_apply_vlan_cfi,	"vlan_cfi must be 0-1" },
+	{ "svlan_id",		NULL,	0, U16_MAX,		pg_apply_svlan_id },
+	{ "svlan_p",		NULL,	0, 7,	pg_apply_svlan_p,	"svlan_p must be 0-7" },
+	{ "svlan_cfi",		NULL,	0, 1,	pg_apply_svlan_cfi,	"svlan_cfi must be 0-1" },
 };
 
 /* A successful change of the configuration: a running thread picks it up. */
@@ -354,9 +556,12 @@ static int pg_run_num_cmd(struct pktgen_dev *pkt, const struct pg_num_cmd *cmd,
 	u64 v;
 	int err;
 
-	if (pg_parse_num(val, cmd->max, &v))
+	if (pg_parse_num(val, cmd->max, &v)) {
+		if (cmd->range)
+			return pg_error(pkt, -EINVAL, "%s", cmd->range);
 		return pg_error(pkt, -EINVAL, "%s takes a decimal number %llu-%llu",
 				cmd->name, cmd->min, cmd->max);
+	}
 	v = max(v, cmd->min);
 
 	spin_lock_bh(&pkt->lock);
@@ -438,6 +643,367 @@ static int pg_run_ipv4_cmd(struct pktgen_dev *pkt, const struct pg_ipv4_cmd *cmd
 	return 0;
 }
 
+/* IPv6 addresses: dst6, dst6_min, dst6_max, src6, src6_min, src6_max. */
+struct pg_ipv6_cmd {
+	const char *name;
+	size_t addr;		/* offsetof the address in pktgen_config */
+	size_t cur;		/* offsetof the cursor field, or PG_NO_CUR */
+};
+
+#define PG_NO_CUR	SIZE_MAX
+#define PG_IPV6_CMD(_name, _a, _c) { _name, offsetof(struct pktgen_config, _a), _c }
+#define PG_CUR6(_c)	offsetof(struct pktgen_cursor, _c)
+
+static const struct pg_ipv6_cmd pg_ipv6_cmds[] = {
+	PG_IPV6_CMD("dst6",	dst6,		PG_CUR6(daddr6)),
+	PG_IPV6_CMD("dst6_min",	dst6_min,	PG_CUR6(daddr6)),
+	PG_IPV6_CMD("dst6_max",	dst6_max,	PG_NO_CUR),
+	PG_IPV6_CMD("src6",	src6,		PG_CUR6(saddr6)),
+	PG_IPV6_CMD("src6_min",	src6_min,	PG_CUR6(saddr6)),
+	PG_IPV6_CMD("src6_max",	src6_max,	PG_NO_CUR),
+};
+
+/* Writing any of them switches the device to IPv6; "" means "::". */
+static int pg_run_ipv6_cmd(struct pktgen_dev *pkt, const struct pg_ipv6_cmd *cmd,
+			   char *val)
+{
+	size_t len = pg_word_len(val);
+	struct in6_addr addr = {};
+	const char *end;
+
+	val[len] = '\0';
+	if (len && (!in6_pton(val, len, addr.s6_addr, -1, &end) || end != val + len))
+		return pg_error(pkt, -EINVAL, "%s takes an IPv6 address (e.g. fd00::1)",
+				cmd->name);
+
+	spin_lock_bh(&pkt->lock);
+	*(struct in6_addr *)((char *)&pkt->cfg + cmd->addr) = addr;
+	pkt->cfg.flags |= PG_F(IPV6);
+	if (!pkt->running && cmd->cur != PG_NO_CUR)
+		*(struct in6_addr *)((char *)&pkt->run.cur + cmd->cur) = addr;
+	pg_cfg_changed(pkt);
+	spin_unlock_bh(&pkt->lock);
+
+	pg_cfg_notify(pkt);
+	pg_set_result(pkt, "OK: %s=%pI6c", cmd->name, &addr);
+	return 0;
+}
+
+/* One or two hex digits: tos, traffic_class. */
+static int pg_parse_hex_byte(char *val, u8 *out)
+{
+	size_t len = pg_word_len(val);
+
+	val[len] = '\0';
+	if (len < 1 || len > 2)
+		return -EINVAL;
+	return kstrtou8(val, 16, out);
+}
+
+static int pg_cmd_hex_byte(struct pktgen_dev *pkt, char *val, const char *name, u8 *field)
+{
+	u8 v;
+
+	if (pg_parse_hex_byte(val, &v))
+		return pg_error(pkt, -EINVAL, "%s must be 00-ff", name);
+	spin_lock_bh(&pkt->lock);
+	*field = v;
+	pg_cfg_changed(pkt);
+	spin_unlock_bh(&pkt->lock);
+	pg_cfg_notify(pkt);
+	pg_set_result(pkt, "OK: %s=0x%02x", name, v);
+	return 0;
+}
+
+static int pg_cmd_tos(struct pktgen_dev *pkt, char *val)
+{
+	return pg_cmd_hex_byte(pkt, val, "tos", &pkt->cfg.tos);
+}
+
+static int pg_cmd_traffic_class(struct pktgen_dev *pkt, char *val)
+{
+	return pg_cmd_hex_byte(pkt, val, "traffic_class", &pkt->cfg.traffic_class);
+}
+
+#define PG_MPLS_FORM	"mpls takes 1-16 label stack entries of 1-8 hex digits, joined by commas (mpls 0 clears)"
+
+/* "W1,W2,...": 32-bit label stack entries in hex. */
+static int pg_parse_mpls(char *val, u32 *words, u32 *n)
+{
+	char *p = val, *word;
+	size_t len;
+
+	*n = 0;
+	while ((word = strsep(&p, ","))) {
+		len = strlen(word);
+		if (len < 1 || len > 8 || kstrtou32(word, 16, &words[*n]))
+			return -EINVAL;
+		if (++*n == PG_MAX_MPLS && p)
+			return -E2BIG;
+	}
+	return 0;
+}
+
+static int pg_cmd_mpls(struct pktgen_dev *pkt, char *val)
+{
+	char shown[PG_MAX_MPLS * 9 + 1] = "";
+	u32 words[PG_MAX_MPLS], n, i;
+	size_t len = pg_word_len(val), used = 0;
+	int err;
+
+	val[len] = '\0';
+	err = len ? pg_parse_mpls(val, words, &n) : -EINVAL;
+	if (err == -E2BIG)
+		return pg_error(pkt, err, "mpls takes at most %d labels", PG_MAX_MPLS);
+	if (err)
+		return pg_error(pkt, err, PG_MPLS_FORM);
+	if (n == 1 && !words[0])
+		n = 0;
+
+	spin_lock_bh(&pkt->lock);
+	memcpy(pkt->cfg.mpls, words, n * sizeof(words[0]));
+	pkt->cfg.nr_mpls = n;
+	for (i = 0; i < n; i++) {
+		/* a label written with the S bit is a random one */
+		if (words[i] & 0x100)
+			pkt->cfg.flags |= PG_F(MPLS_RND);
+	}
+	if (n) {
+		pkt->cfg.vlan_id = PG_VLAN_OFF;
+		pkt->cfg.svlan_id = PG_VLAN_OFF;
+	}
+	pg_cfg_changed(pkt);
+	spin_unlock_bh(&pkt->lock);
+
+	for (i = 0; i < n; i++)
+		used += scnprintf(shown + used, sizeof(shown) - used, "%s%08x",
+				  i ? "," : "", words[i]);
+	pg_cfg_notify(pkt);
+	pg_set_result(pkt, "OK: mpls=%s", shown);
+	return 0;
+}
+
+#define PG_IMIX_FORM	"imix_weights takes 1-20 entries size,weight (size 42-65535, weight 1-4294967295) separated by spaces, or off"
+
+/* "S,W S,W ...": the value is the rest of the write. */
+static int pg_parse_imix(char *val, struct pktgen_config *cfg, u32 *n)
+{
+	char *p = val, *entry, *weight;
+	u32 size, w;
+
+	*n = 0;
+	while ((entry = strsep(&p, " \t"))) {
+		if (!*entry)
+			continue;	/* runs of blanks */
+		if (*n == PG_MAX_IMIX)
+			return -E2BIG;
+		weight = strchr(entry, ',');
+		if (!weight)
+			return -EINVAL;
+		*weight++ = '\0';
+		if (!isdigit(*entry) || !isdigit(*weight) ||
+		    kstrtou32(entry, 10, &size) || kstrtou32(weight, 10, &w) ||
+		    size > PG_MAX_PKT_SIZE || !w)
+			return -EINVAL;
+		cfg->imix[*n].size = max_t(u32, size, PG_MIN_PKT_SIZE);
+		cfg->imix[*n].weight = w;
+		++*n;
+	}
+	return *n ? 0 : -EINVAL;
+}
+
+static int pg_cmd_imix_weights(struct pktgen_dev *pkt, char *val)
+{
+	char shown[PG_RESULT_LEN - 32] = "";
+	struct pktgen_config *tmp;
+	size_t used = 0;
+	u32 n, i;
+	int err;
+
+	val = strim(val);
+	tmp = kzalloc(sizeof(*tmp), GFP_KERNEL);
+	if (!tmp)
+		return -ENOMEM;
+	n = 0;
+	err = strcmp(val, "off") ? pg_parse_imix(val, tmp, &n) : 0;
+	if (err) {
+		kfree(tmp);
+		if (err == -E2BIG)
+			return pg_error(pkt, err, "imix_weights takes at most %d entries",
+					PG_MAX_IMIX);
+		return pg_error(pkt, err, PG_IMIX_FORM);
+	}
+
+	spin_lock_bh(&pkt->lock);
+	if (n && pkt->cfg.clone_skb) {
+		err = -EINVAL;
+	} else {
+		memcpy(pkt->cfg.imix, tmp->imix, sizeof(tmp->imix));
+		pkt->cfg.nr_imix = n;
+		pg_cfg_changed(pkt);
+	}
+	spin_unlock_bh(&pkt->lock);
+
+	for (i = 0; i < n; i++)
+		used += scnprintf(shown + used, sizeof(shown) - used, "%s%u,%u",
+				  i ? " " : "", tmp->imix[i].size, tmp->imix[i].weight);
+	kfree(tmp);
+	if (err)
+		return pg_error(pkt, err, "imix_weights needs clone_skb 0");
+	pg_cfg_notify(pkt);
+	pg_set_result(pkt, "OK: imix_weights=%s", n ? shown : "off");
+	return 0;
+}
+
+/* The mode's limits on clone_skb and burst; NULL when @cfg fits them. */
+static const char *pg_xmit_mode_conflict(const struct pktgen_dev *pkt,
+					 enum pg_xmit_mode mode)
+{
+	const struct pktgen_config *cfg = &pkt->cfg;
+
+	if (mode == PG_XMIT_RECEIVE && cfg->clone_skb)
+		return "netif_receive mode needs clone_skb 0";
+	if (mode == PG_XMIT_QUEUE && cfg->burst > 1)
+		return "queue_xmit mode needs burst 1";
+	if (mode != PG_XMIT_RECEIVE && !pg_skb_sharing(pkt) &&
+	    (cfg->clone_skb || cfg->burst > 1))
+		return "clone_skb > 0 and burst > 1 need IFF_TX_SKB_SHARING in this mode";
+	return NULL;
+}
+
+static int pg_cmd_xmit_mode(struct pktgen_dev *pkt, char *val)
+{
+	size_t len = pg_word_len(val);
+	const char *conflict;
+	int mode;
+
+	val[len] = '\0';
+	mode = match_string(pg_xmit_mode_names, ARRAY_SIZE(pg_xmit_mode_names), val);
+	if (mode < 0) {
+		pg_set_result(pkt, "xmit_mode -:%s:- unknown\nAvailable modes: %s, %s, %s",
+			      val, pg_xmit_mode_names[0], pg_xmit_mode_names[1],
+			      pg_xmit_mode_names[2]);
+		return -EINVAL;
+	}
+
+	spin_lock_bh(&pkt->lock);
+	conflict = pg_xmit_mode_conflict(pkt, mode);
+	if (!conflict) {
+		pkt->cfg.xmit_mode = mode;
+		pg_cfg_changed(pkt);
+	}
+	spin_unlock_bh(&pkt->lock);
+
+	if (conflict)
+		return pg_error(pkt, -EOPNOTSUPP, "%s", conflict);
+	pg_cfg_notify(pkt);
+	pg_set_result(pkt, "OK: xmit_mode=%s", pg_xmit_mode_names[mode]);
+	return 0;
+}
+
+static const struct {
+	const char *suffix;
+	u64 ns;
+} pg_time_units[] = {
+	{ "s",	NSEC_PER_SEC },
+	{ "ms",	NSEC_PER_MSEC },
+	{ "us",	NSEC_PER_USEC },
+	{ "ns",	1 },
+};
+
+/* A duration in ns as the largest unit that divides it: "10s", "250ms". */
+static void pg_format_duration(char *buf, size_t len, u64 ns)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(pg_time_units) - 1; i++)
+		if (!(ns % pg_time_units[i].ns))
+			break;
+	snprintf(buf, len, "%llu%s", div64_u64(ns, pg_time_units[i].ns),
+		 pg_time_units[i].suffix);
+}
+
+#define PG_DURATION_FORM	"duration takes a number of ms, or N followed by s, ms, us or ns (0: no limit)"
+
+/* "duration N[s|ms|us|ns]" (ms without a unit): run that long at most. */
+static int pg_cmd_duration(struct pktgen_dev *pkt, char *val)
+{
+	size_t len = pg_word_len(val), digits = 0;
+	u64 n, unit = NSEC_PER_MSEC;
+	char shown[32];
+	int i;
+
+	val[len] = '\0';
+	while (isdigit(val[digits]))
+		digits++;
+	if (!digits || digits > PG_DIGITS)
+		return pg_error(pkt, -EINVAL, PG_DURATION_FORM);
+	if (val[digits]) {
+		for (i = 0; i < ARRAY_SIZE(pg_time_units); i++)
+			if (!strcmp(val + digits, pg_time_units[i].suffix))
+				break;
+		if (i == ARRAY_SIZE(pg_time_units))
+			return pg_error(pkt, -EINVAL, PG_DURATION_FORM);
+		unit = pg_time_units[i].ns;
+		val[digits] = '\0';
+	}
+	if (kstrtou64(val, 10, &n) || check_mul_overflow(n, unit, &n))
+		return pg_error(pkt, -EINVAL, PG_DURATION_FORM);
+
+	spin_lock_bh(&pkt->lock);
+	pkt->cfg.duration_ns = n;
+	pg_cfg_changed(pkt);
+	spin_unlock_bh(&pkt->lock);
+
+	pg_cfg_notify(pkt);
+	pg_format_duration(shown, sizeof(shown), n);
+	pg_set_result(pkt, "OK: duration=%s", n ? shown : "0");
+	return 0;
+}
+
+/* "ip_opt <spec>": IPv4 options in every packet (pktgen_opts.c). */
+static int pg_cmd_ip_opt(struct pktgen_dev *pkt, char *val)
+{
+	size_t len = pg_word_len(val);
+	char spec[PG_IP_OPT_TEXT], *work;
+	u8 opt[PG_IP_OPT_MAX];
+	const char *why = NULL;
+	unsigned int opt_len;
+	int err;
+
+	val[len] = '\0';
+	if (!len || len >= sizeof(spec))
+		return pg_error(pkt, -EINVAL,
+				"ip_opt takes none or an option list of at most %zu characters",
+				sizeof(spec) - 1);
+	if (READ_ONCE(pkt->cfg.flags) & PG_F(IPV6))
+		return pg_error(pkt, -EINVAL, "ip_opt: IPv4 options need IPv4 (flag !IPV6)");
+	strscpy(spec, val, sizeof(spec));
+	work = val;		/* parsed in place; spec keeps the text */
+	err = pg_ip_opt_parse(work, opt, &opt_len, &why);
+	if (err)
+		return pg_error(pkt, err, "%s", why);
+
+	spin_lock_bh(&pkt->lock);
+	memcpy(pkt->cfg.ip_opt, opt, sizeof(opt));
+	pkt->cfg.ip_opt_len = opt_len;
+	strscpy(pkt->cfg.ip_opt_text, opt_len ? spec : "", sizeof(pkt->cfg.ip_opt_text));
+	pg_cfg_changed(pkt);
+	spin_unlock_bh(&pkt->lock);
+
+	pg_cfg_notify(pkt);
+	pg_set_result(pkt, "OK: ip_opt=%s (%u bytes)", opt_len ? spec : "none", opt_len);
+	return 0;
+}
+
+static int pg_cmd_inject(struct pktgen_dev *pkt, char *val)
+{
+	if (pg_dev_inject(pkt))
+		return pg_error(pkt, -EBUSY, "inject: %s is already running", pkt->name);
+	/* the run's statistics are the Result */
+	return 0;
+}
+
 static int pg_cmd_mac(struct pktgen_dev *pkt, char *val, bool dst)
 {
 	size_t len = pg_word_len(val);
@@ -468,13 +1034,22 @@ static int pg_cmd_src_mac(struct pktgen_dev *pkt, char *val)
 	return pg_cmd_mac(pkt, val, false);
 }
 
-static int pg_flag_lookup(const char *name)
+/* A flag's bit, -1 if unknown; *invert for the FLOW_RND pseudo-flag. */
+static int pg_flag_lookup(const char *name, bool *invert)
 {
-	int bit;
+	int bit, i;
 
+	*invert = false;
 	for (bit = 0; bit < PG_FB_NBITS; bit++)
 		if (pg_flag_names[bit] && !strcmp(pg_flag_names[bit], name))
 			return bit;
+	for (i = 0; i < ARRAY_SIZE(pg_flag_aliases); i++)
+		if (!strcmp(pg_flag_aliases[i].name, name))
+			return pg_flag_aliases[i].bit;
+	if (!strcmp(name, PG_FLOW_RND_NAME)) {
+		*invert = true;
+		return PG_FB_FLOW_SEQ;
+	}
 	return -1;
 }
 
@@ -498,13 +1073,15 @@ static int pg_cmd_flag(struct pktgen_dev *pkt, char *val)
 	size_t len = pg_word_len(val);
 	bool clear = val[0] == '!';
 	const char *name = val + clear;
+	bool invert;
 	int bit, err = 0;
 	u32 flags;
 
 	val[len] = '\0';
-	bit = pg_flag_lookup(name);
+	bit = pg_flag_lookup(name, &invert);
 	if (bit < 0)
 		return pg_unknown_flag(pkt, val);
+	clear ^= invert;
 
 	spin_lock_bh(&pkt->lock);
 	if (bit == PG_FB_SHARED && clear &&
@@ -554,9 +1131,19 @@ struct pg_str_cmd {
 
 static const struct pg_str_cmd pg_str_cmds[] = {
 	{ "dst_mac",		pg_cmd_dst_mac },
+	{ "dstmac",		pg_cmd_dst_mac },	/* the HOWTOs' spelling */
 	{ "src_mac",		pg_cmd_src_mac },
+	{ "srcmac",		pg_cmd_src_mac },
 	{ "flag",		pg_cmd_flag },
 	{ "clear_counters",	pg_cmd_clear_counters },
+	{ "tos",		pg_cmd_tos },
+	{ "traffic_class",	pg_cmd_traffic_class },
+	{ "mpls",		pg_cmd_mpls },
+	{ "imix_weights",	pg_cmd_imix_weights },
+	{ "xmit_mode",		pg_cmd_xmit_mode },
+	{ "inject",		pg_cmd_inject },
+	{ "duration",		pg_cmd_duration },
+	{ "ip_opt",		pg_cmd_ip_opt },
 };
 
 static int pg_dev_command(struct pktgen_dev *pkt, const char *name, char *val)
@@ -571,6 +1158,9 @@ static int pg_dev_command(struct pktgen_dev *pkt, const char *name, char *val)
 	for (i = 0; i < ARRAY_SIZE(pg_ipv4_cmds); i++)
 		if (!strcmp(name, pg_ipv4_cmds[i].name))
 			return pg_run_ipv4_cmd(pkt, &pg_ipv4_cmds[i], val);
+	for (i = 0; i < ARRAY_SIZE(pg_ipv6_cmds); i++)
+		if (!strcmp(name, pg_ipv6_cmds[i].name))
+			return pg_run_ipv6_cmd(pkt, &pg_ipv6_cmds[i], val);
 	for (i = 0; i < ARRAY_SIZE(pg_str_cmds); i++)
 		if (!strcmp(name, pg_str_cmds[i].name))
 			return pg_str_cmds[i].run(pkt, val);
@@ -608,30 +1198,104 @@ static ssize_t pg_dev_write(struct file *file, const char __user *ubuf,
 
 /* ---- device file: Params / Current / Result --------------------------------- */
 
-static void pg_show_flags(struct seq_file *seq, u32 flags)
+static void pg_show_flags(struct seq_file *seq, const struct pktgen_config *cfg)
 {
 	int bit;
 
 	seq_puts(seq, "     Flags: ");
-	for (bit = 0; bit < PG_FB_NBITS; bit++)
-		if ((flags & BIT(bit)) && pg_flag_names[bit])
-			seq_printf(seq, "%s  ", pg_flag_names[bit]);
+	for (bit = 0; bit < PG_FB_NBITS; bit++) {
+		/* flow order is shown only when there are flows */
+		if (bit == PG_FB_FLOW_SEQ) {
+			if (cfg->flows)
+				seq_puts(seq, cfg->flags & BIT(bit) ? "FLOW_SEQ  " : "FLOW_RND  ");
+			continue;
+		}
+		if (!(cfg->flags & BIT(bit)) || !pg_flag_names[bit])
+			continue;
+		seq_printf(seq, "%s  ", pg_flag_names[bit]);
+		if (bit == PG_FB_IPSEC && cfg->spi)
+			seq_printf(seq, "spi:%u  ", cfg->spi);
+	}
 	seq_puts(seq, "\n");
+}
+
+static void pg_show_addresses(struct seq_file *seq, const struct pktgen_config *cfg)
+{
+	if (cfg->flags & PG_F(IPV6)) {
+		seq_printf(seq, "     saddr: %pI6c  min_saddr: %pI6c  max_saddr: %pI6c\n",
+			   &cfg->src6, &cfg->src6_min, &cfg->src6_max);
+		seq_printf(seq, "     daddr: %pI6c  min_daddr: %pI6c  max_daddr: %pI6c\n",
+			   &cfg->dst6, &cfg->dst6_min, &cfg->dst6_max);
+		return;
+	}
+	seq_printf(seq, "     dst_min: %s  dst_max: %s\n",
+		   cfg->dst_min_text, cfg->dst_max_text);
+	seq_printf(seq, "     src_min: %s  src_max: %s\n",
+		   cfg->src_min_text, cfg->src_max_text);
+}
+
+/* The optional lines after the MAC counts, in upstream's order. */
+static void pg_show_encap(struct seq_file *seq, const struct pktgen_config *cfg)
+{
+	u32 i;
+
+	if (cfg->nr_mpls) {
+		seq_puts(seq, "     mpls: ");
+		for (i = 0; i < cfg->nr_mpls; i++)
+			seq_printf(seq, "%08x%s", cfg->mpls[i],
+				   i + 1 == cfg->nr_mpls ? "\n" : ", ");
+	}
+	if (cfg->vlan_id != PG_VLAN_OFF)
+		seq_printf(seq, "     vlan_id: %u  vlan_p: %u  vlan_cfi: %u\n",
+			   cfg->vlan_id, cfg->vlan_p, cfg->vlan_cfi);
+	/* upstream labels the outer tag's bits vlan_p/vlan_cfi too */
+	if (cfg->svlan_id != PG_VLAN_OFF)
+		seq_printf(seq, "     svlan_id: %u  vlan_p: %u  vlan_cfi: %u\n",
+			   cfg->svlan_id, cfg->svlan_p, cfg->svlan_cfi);
+	if (cfg->tos)
+		seq_printf(seq, "     tos: 0x%02x\n", cfg->tos);
+	if (cfg->traffic_class)
+		seq_printf(seq, "     traffic_class: 0x%02x\n", cfg->traffic_class);
+	if (cfg->burst > 1)
+		seq_printf(seq, "     burst: %u\n", cfg->burst);
+	if (cfg->node >= 0)
+		seq_printf(seq, "     node: %d\n", cfg->node);
+	/* upstream shows queue_xmit as "xmit_queue" */
+	if (cfg->xmit_mode == PG_XMIT_RECEIVE)
+		seq_puts(seq, "     xmit_mode: netif_receive\n");
+	else if (cfg->xmit_mode == PG_XMIT_QUEUE)
+		seq_puts(seq, "     xmit_mode: xmit_queue\n");
+	if (cfg->duration_ns) {
+		char shown[32];
+
+		pg_format_duration(shown, sizeof(shown), cfg->duration_ns);
+		seq_printf(seq, "     duration: %s\n", shown);
+	}
+	if (cfg->ip_opt_len)
+		seq_printf(seq, "     ip_opt: %s (%u bytes)\n", cfg->ip_opt_text, cfg->ip_opt_len);
 }
 
 static void pg_show_params(struct seq_file *seq, const struct pktgen_config *cfg,
 			   const char *name, const u8 *dev_addr)
 {
+	u32 i;
+
 	seq_printf(seq, "Params: count %llu  min_pkt_size: %u  max_pkt_size: %u\n",
 		   cfg->count, cfg->min_pkt_size, cfg->max_pkt_size);
+	if (cfg->nr_imix) {
+		seq_puts(seq, "     imix_weights: ");
+		for (i = 0; i < cfg->nr_imix; i++)
+			seq_printf(seq, "%u,%u ", cfg->imix[i].size, cfg->imix[i].weight);
+		seq_puts(seq, "\n");
+	}
 	seq_printf(seq, "     frags: %d  delay: %llu  clone_skb: %d  ifname: %s\n",
-		   0, cfg->delay_ns, cfg->clone_skb, name);
-	seq_printf(seq, "     flows: %u flowlen: %u\n", 0, 0);
-	seq_printf(seq, "     queue_map_min: %u  queue_map_max: %u\n", 0, 0);
-	seq_printf(seq, "     dst_min: %s  dst_max: %s\n",
-		   cfg->dst_min_text, cfg->dst_max_text);
-	seq_printf(seq, "     src_min: %s  src_max: %s\n",
-		   cfg->src_min_text, cfg->src_max_text);
+		   cfg->frags, cfg->delay_ns, cfg->clone_skb, name);
+	seq_printf(seq, "     flows: %u flowlen: %u\n", cfg->flows, cfg->flowlen);
+	seq_printf(seq, "     queue_map_min: %u  queue_map_max: %u\n",
+		   cfg->queue_map_min, cfg->queue_map_max);
+	if (cfg->skb_priority)
+		seq_printf(seq, "     skb_priority: %u\n", cfg->skb_priority);
+	pg_show_addresses(seq, cfg);
 	seq_printf(seq, "     src_mac: %pM dst_mac: %pM\n",
 		   is_zero_ether_addr(cfg->src_mac) ? dev_addr : cfg->src_mac,
 		   cfg->dst_mac);
@@ -639,33 +1303,44 @@ static void pg_show_params(struct seq_file *seq, const struct pktgen_config *cfg
 		   cfg->udp_src_min, cfg->udp_src_max, cfg->udp_dst_min, cfg->udp_dst_max);
 	seq_printf(seq, "     src_mac_count: %u  dst_mac_count: %u\n",
 		   cfg->src_mac_count, cfg->dst_mac_count);
-	if (cfg->burst > 1)
-		seq_printf(seq, "     burst: %u\n", cfg->burst);
-	pg_show_flags(seq, cfg->flags);
+	pg_show_encap(seq, cfg);
+	pg_show_flags(seq, cfg);
 }
 
 /* Counters are written by the thread only; a read may see them mid-run. */
-static void pg_show_current(struct seq_file *seq, const struct pktgen_dev *pkt)
+static void pg_show_current(struct seq_file *seq, const struct pktgen_dev *pkt,
+			    const struct pktgen_config *cfg)
 {
 	const struct pktgen_run *r = &pkt->run;
 	bool running = READ_ONCE(pkt->running);
 	ktime_t stopped = running ? ktime_get() : READ_ONCE(r->stopped_at);
+	struct pktgen_cursor cur = r->cur;
+	u32 i;
 
 	seq_puts(seq, "Current:\n");
 	seq_printf(seq, "     pkts-sofar: %llu  errors: %llu\n",
 		   READ_ONCE(r->sofar), READ_ONCE(r->errors));
+	if (cfg->nr_imix) {
+		seq_puts(seq, "     imix_size_counts: ");
+		for (i = 0; i < cfg->nr_imix; i++)
+			seq_printf(seq, "%u,%llu ", cfg->imix[i].size,
+				   READ_ONCE(r->imix_counts[i]));
+		seq_puts(seq, "\n");
+	}
 	seq_printf(seq, "     started: %lluus  stopped: %lluus idle: %lluus\n",
 		   (u64)ktime_to_us(READ_ONCE(r->started_at)), (u64)ktime_to_us(stopped),
 		   div_u64(READ_ONCE(r->idle_ns), NSEC_PER_USEC));
 	seq_printf(seq, "     seq_num: %llu  cur_dst_mac_offset: %u  cur_src_mac_offset: %u\n",
-		   READ_ONCE(r->seq_num), READ_ONCE(r->cur.dst_mac_offset),
-		   READ_ONCE(r->cur.src_mac_offset));
-	seq_printf(seq, "     cur_saddr: %pI4  cur_daddr: %pI4\n",
-		   &r->cur.saddr, &r->cur.daddr);
-	seq_printf(seq, "     cur_udp_dst: %u  cur_udp_src: %u\n",
-		   READ_ONCE(r->cur.udp_dst), READ_ONCE(r->cur.udp_src));
-	seq_printf(seq, "     cur_queue_map: %u\n", 0);
-	seq_printf(seq, "     flows: %u\n", 0);
+		   READ_ONCE(r->seq_num), cur.dst_mac_offset, cur.src_mac_offset);
+	if (cfg->flags & PG_F(IPV6))
+		seq_printf(seq, "     cur_saddr: %pI6c  cur_daddr: %pI6c\n",
+			   &cur.saddr6, &cur.daddr6);
+	else
+		seq_printf(seq, "     cur_saddr: %pI4  cur_daddr: %pI4\n",
+			   &cur.saddr, &cur.daddr);
+	seq_printf(seq, "     cur_udp_dst: %u  cur_udp_src: %u\n", cur.udp_dst, cur.udp_src);
+	seq_printf(seq, "     cur_queue_map: %u\n", cur.queue_map);
+	seq_printf(seq, "     flows: %llu\n", READ_ONCE(r->flow_starts));
 }
 
 static int pg_dev_show(struct seq_file *seq, void *v)
@@ -687,7 +1362,7 @@ static int pg_dev_show(struct seq_file *seq, void *v)
 	spin_unlock_bh(&pkt->lock);
 
 	pg_show_params(seq, cfg, name, pkt->odev->dev_addr);
-	pg_show_current(seq, pkt);
+	pg_show_current(seq, pkt, cfg);
 	seq_printf(seq, "Result: %s\n", result[0] ? result : "Idle");
 out:
 	kfree(result);
@@ -707,6 +1382,82 @@ const struct proc_ops pg_dev_proc_ops = {
 	.proc_write	= pg_dev_write,
 	.proc_release	= single_release,
 };
+
+/* ---- pgstats: every device's counters as key=value ----------------------- */
+
+/* The Result on one line, for a key=value reader. */
+static void pg_stats_result(struct seq_file *seq, const char *result)
+{
+	const char *p;
+
+	seq_puts(seq, "result=");
+	for (p = result[0] ? result : "Idle"; *p; p++)
+		if (*p != '\n')
+			seq_putc(seq, *p);
+		else if (p[1])
+			seq_putc(seq, ' ');
+	seq_putc(seq, '\n');
+}
+
+static void pg_stats_device(struct seq_file *seq, struct pktgen_dev *pkt,
+			    const struct pktgen_thread *t, char *result)
+{
+	const struct pktgen_run *r = &pkt->run;
+	bool running = READ_ONCE(pkt->running);
+	ktime_t stopped = running ? ktime_get() : READ_ONCE(r->stopped_at);
+	u64 elapsed = ktime_to_ns(ktime_sub(stopped, READ_ONCE(r->started_at)));
+	u64 sofar = READ_ONCE(r->sofar), bytes = READ_ONCE(r->tx_bytes);
+	u64 pps = 0, bps = 0;
+	u64 count;
+
+	spin_lock_bh(&pkt->lock);
+	strscpy(result, pkt->result, PG_RESULT_LEN);
+	count = pkt->cfg.count;
+	spin_unlock_bh(&pkt->lock);
+
+	if (elapsed) {
+		pps = mul_u64_u64_div_u64(sofar, NSEC_PER_SEC, elapsed);
+		bps = mul_u64_u64_div_u64(bytes * 8, NSEC_PER_SEC, elapsed);
+	}
+	/* not odev->name: the netdev may be going away under RCU */
+	seq_printf(seq, "device=%s\nifname=%.*s\nthread=%u\nrunning=%d\n",
+		   pkt->name, (int)strcspn(pkt->name, "@"), pkt->name, t->cpu, running);
+	seq_printf(seq, "count=%llu\npkts_sofar=%llu\nerrors=%llu\ntx_bytes=%llu\n",
+		   count, sofar, READ_ONCE(r->errors), bytes);
+	seq_printf(seq, "seq_num=%llu\npkt_size=%u\n", READ_ONCE(r->seq_num),
+		   READ_ONCE(r->cur.pkt_size));
+	seq_printf(seq, "started_us=%llu\nelapsed_us=%llu\nidle_us=%llu\n",
+		   (u64)ktime_to_us(READ_ONCE(r->started_at)), div_u64(elapsed, NSEC_PER_USEC),
+		   div_u64(READ_ONCE(r->idle_ns), NSEC_PER_USEC));
+	seq_printf(seq, "pps=%llu\nbps=%llu\n", pps, bps);
+	pg_stats_result(seq, result);
+}
+
+/*
+ * /proc/net/pktgen/pgstats: one block per device, blank-line separated,
+ * stable key names (Documentation: "Results for scripts").
+ */
+int pg_stats_show(struct seq_file *seq, void *v)
+{
+	struct pktgen_net *pn = seq->private;
+	struct pktgen_thread *t;
+	struct pktgen_dev *pkt;
+	char *result;
+
+	result = kmalloc(PG_RESULT_LEN, GFP_KERNEL);
+	if (!result)
+		return -ENOMEM;
+	seq_puts(seq, "pgstats_version=1\n");
+	rcu_read_lock();
+	list_for_each_entry_rcu(t, &pn->threads, list)
+		list_for_each_entry_rcu(pkt, &t->devs, list) {
+			seq_putc(seq, '\n');
+			pg_stats_device(seq, pkt, t, result);
+		}
+	rcu_read_unlock();
+	kfree(result);
+	return 0;
+}
 
 /* ---- thread file (kpktgend_<cpu>) ------------------------------------------ */
 

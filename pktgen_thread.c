@@ -8,14 +8,17 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/etherdevice.h>
 #include <linux/freezer.h>
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
+#include <linux/math64.h>
 #include <linux/netdevice.h>
 #include <linux/proc_fs.h>
 #include <linux/sched/signal.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
+#include <net/dst.h>
 
 #include "pktgen.h"
 
@@ -144,6 +147,34 @@ void pg_ctrl_start(struct pktgen_net *pn)
 	}
 }
 
+/*
+ * Device command "inject": run this device alone and return when it has
+ * finished (a signal stops it).  -EBUSY if it already runs.
+ */
+int pg_dev_inject(struct pktgen_dev *pkt)
+{
+	struct pktgen_thread *t = pkt->thread;
+	struct pktgen_net *pn = t->pn;
+	bool busy;
+
+	spin_lock_bh(&pkt->lock);
+	busy = pkt->running || pkt->inject == PG_INJECT_PENDING ||
+	       pkt->inject == PG_INJECT_RUNNING;
+	if (!busy)
+		WRITE_ONCE(pkt->inject, PG_INJECT_PENDING);
+	spin_unlock_bh(&pkt->lock);
+	if (busy)
+		return -EBUSY;
+
+	pg_thread_post(t, PG_CTL_RUNDEV);
+	if (wait_event_interruptible(pn->wq, READ_ONCE(pkt->inject) == PG_INJECT_DONE ||
+				     READ_ONCE(pn->exiting))) {
+		WRITE_ONCE(pkt->stop_pending, true);
+		pg_thread_post(t, PG_CTL_STOPDEV);
+	}
+	return 0;
+}
+
 /* ---- results ----------------------------------------------------------------- */
 
 static void pg_store_stats(struct pktgen_dev *pkt, int nr_frags)
@@ -151,11 +182,16 @@ static void pg_store_stats(struct pktgen_dev *pkt, int nr_frags)
 	const struct pktgen_run *r = &pkt->run;
 	u64 elapsed = ktime_to_ns(ktime_sub(r->stopped_at, r->started_at));
 	u64 idle = min(r->idle_ns, elapsed);
-	u64 pps = 0, bps;
+	u64 pps = 0, bps = 0;
 
-	if (elapsed)
+	if (elapsed) {
 		pps = div64_u64(r->sofar * NSEC_PER_SEC, elapsed);
-	bps = pps * 8 * r->cur.pkt_size;
+		/* imix: sizes vary, so count the bytes actually sent */
+		if (r->cfg.nr_imix)
+			bps = mul_u64_u64_div_u64(r->tx_bytes * 8, NSEC_PER_SEC, elapsed);
+	}
+	if (!r->cfg.nr_imix)
+		bps = pps * 8 * r->cur.pkt_size;
 
 	pg_set_result(pkt,
 		      "OK: %llu(c%llu+d%llu) usec, %llu (%ubyte,%dfrags)\n"
@@ -176,6 +212,8 @@ static void pg_clear_counters(struct pktgen_run *r)
 	r->tx_bytes = 0;
 	r->seq_num = 1;
 	r->idle_ns = 0;
+	r->flow_starts = 0;
+	memset(r->imix_counts, 0, sizeof(r->imix_counts));
 }
 
 /* Copy the configuration into the run; @pkt->lock held. */
@@ -186,11 +224,33 @@ static void pg_run_snapshot(struct pktgen_dev *pkt)
 	lockdep_assert_held(&pkt->lock);
 	/* Sizes left at 0 mean "smallest frame"; shown as such afterwards. */
 	if (!pkt->cfg.min_pkt_size)
-		pkt->cfg.min_pkt_size = PG_MIN_PKT_SIZE + PG_HDR_LEN;
+		pkt->cfg.min_pkt_size = pg_min_frame(&pkt->cfg);
 	if (pkt->cfg.min_pkt_size > pkt->cfg.max_pkt_size)
 		pkt->cfg.max_pkt_size = pkt->cfg.min_pkt_size;
 	r->cfg = pkt->cfg;
 	r->cfg_gen = pkt->cfg_gen;
+	r->stream = pkt->stream;
+}
+
+/* "inject" progress; @pkt->lock held.  Wakes the waiting writer at DONE. */
+static void pg_inject_set(struct pktgen_dev *pkt, enum pg_inject_state from,
+			  enum pg_inject_state to)
+{
+	lockdep_assert_held(&pkt->lock);
+	if (pkt->inject == from)
+		WRITE_ONCE(pkt->inject, to);
+}
+
+static void pg_set_deadline(struct pktgen_run *r)
+{
+	r->deadline = r->cfg.duration_ns ?
+		      ktime_add_ns(r->started_at, r->cfg.duration_ns) : KTIME_MAX;
+}
+
+/* When the thread has to act on @r next: its slot or its deadline. */
+static ktime_t pg_due(const struct pktgen_run *r)
+{
+	return min(r->next_tx, r->deadline);
 }
 
 static void pg_start_device(struct pktgen_dev *pkt)
@@ -204,7 +264,10 @@ static void pg_start_device(struct pktgen_dev *pkt)
 	pg_run_snapshot(pkt);
 	spin_unlock_bh(&pkt->lock);
 
-	pg_build_prepare(r, pkt->odev);
+	if (pg_build_prepare(r, pkt->odev)) {
+		pg_set_result(pkt, "No memory");
+		return;
+	}
 	pg_cursor_reset(r);
 	pg_clear_counters(r);
 	r->skb = NULL;
@@ -213,6 +276,7 @@ static void pg_start_device(struct pktgen_dev *pkt)
 	r->started_at = ktime_get();
 	r->stopped_at = r->started_at;
 	r->next_tx = r->started_at;
+	pg_set_deadline(r);
 	pg_set_result(pkt, "Starting");
 	pg_dbg("%s: starting on cpu %u: %u-%u byte frames, delay %llu ns, count %llu\n",
 	       pkt->name, pkt->thread->cpu, r->cfg.min_pkt_size, r->cfg.max_pkt_size,
@@ -220,28 +284,10 @@ static void pg_start_device(struct pktgen_dev *pkt)
 
 	spin_lock_bh(&pkt->lock);
 	pkt->clear_pending = false;
+	pkt->stop_pending = false;
 	WRITE_ONCE(pkt->running, true);
+	pg_inject_set(pkt, PG_INJECT_PENDING, PG_INJECT_RUNNING);
 	spin_unlock_bh(&pkt->lock);
-}
-
-/* The configuration changed while running: take it from the next packet. */
-static void pg_run_refresh(struct pktgen_dev *pkt)
-{
-	struct pktgen_run *r = &pkt->run;
-	u64 old_delay = r->cfg.delay_ns;
-	ktime_t now;
-
-	spin_lock_bh(&pkt->lock);
-	pg_run_snapshot(pkt);
-	spin_unlock_bh(&pkt->lock);
-
-	pg_build_prepare(r, pkt->odev);
-	pg_cursor_reset(r);
-	if (r->cfg.delay_ns < old_delay) {
-		now = ktime_get();
-		if (ktime_after(r->next_tx, now))
-			r->next_tx = now;
-	}
 }
 
 static void pg_stop_device(struct pktgen_dev *pkt)
@@ -256,14 +302,41 @@ static void pg_stop_device(struct pktgen_dev *pkt)
 	r->stopped_at = ktime_get();
 	consume_skb(r->skb);
 	r->skb = NULL;
+	pg_build_release(r);
 	pg_store_stats(pkt, nr_frags);
 	pg_dbg("%s: stopped after %llu packets, %llu errors\n",
 	       pkt->name, r->sofar, r->errors);
 
 	spin_lock_bh(&pkt->lock);
 	WRITE_ONCE(pkt->running, false);
+	pg_inject_set(pkt, PG_INJECT_RUNNING, PG_INJECT_DONE);
 	spin_unlock_bh(&pkt->lock);
 	wake_up_all(&pkt->thread->pn->wq);
+}
+
+/* The configuration changed while running: take it from the next packet. */
+static void pg_run_refresh(struct pktgen_dev *pkt)
+{
+	struct pktgen_run *r = &pkt->run;
+	u64 old_delay = r->cfg.delay_ns;
+	ktime_t now;
+
+	spin_lock_bh(&pkt->lock);
+	pg_run_snapshot(pkt);
+	spin_unlock_bh(&pkt->lock);
+
+	if (pg_build_prepare(r, pkt->odev)) {
+		pg_stop_device(pkt);
+		pg_set_result(pkt, "No memory");
+		return;
+	}
+	pg_cursor_reset(r);
+	pg_set_deadline(r);
+	if (r->cfg.delay_ns < old_delay) {
+		now = ktime_get();
+		if (ktime_after(r->next_tx, now))
+			r->next_tx = now;
+	}
 }
 
 /* ---- transmit ------------------------------------------------------------------ */
@@ -328,6 +401,128 @@ out_unlock:
 	return consumed;
 }
 
+/* What netif_receive_skb() may change in an skb it did not keep. */
+struct pg_rx_state {
+	unsigned char *data;
+	unsigned char *tail;
+	unsigned int len;
+	unsigned int data_len;
+	u16 mac_header;
+	u8 pkt_type;
+	__be16 protocol;
+};
+
+static void pg_rx_save(const struct sk_buff *skb, struct pg_rx_state *st)
+{
+	st->data = skb->data;
+	st->tail = skb_tail_pointer(skb);
+	st->len = skb->len;
+	st->data_len = skb->data_len;
+	st->mac_header = skb->mac_header;
+	st->pkt_type = skb->pkt_type;
+	st->protocol = skb->protocol;
+}
+
+/* Make a returned skb look as it did before it was injected, if it can. */
+static bool pg_rx_restore(struct sk_buff *skb, const struct pg_rx_state *st,
+			  struct net_device *odev)
+{
+	if (skb_tail_pointer(skb) != st->tail || skb->data_len != st->data_len)
+		return false;
+	skb_dst_drop(skb);
+	nf_reset_ct(skb);
+	skb_ext_reset(skb);
+	skb->data = st->data;
+	skb->len = st->len;
+	skb->mac_header = st->mac_header;
+	skb->pkt_type = st->pkt_type;
+	skb->protocol = st->protocol;
+	skb->dev = odev;
+	return true;
+}
+
+/*
+ * xmit_mode netif_receive: inject into the device's receive path, @burst
+ * times while the stack frees the skb synchronously.  Every injection
+ * counts as sent; those the stack dropped are errors too (as upstream).
+ */
+static bool pg_xmit_receive(struct pktgen_run *r, struct net_device *odev,
+			    unsigned int burst, bool shared)
+{
+	struct sk_buff *skb = r->skb;
+	unsigned int len = skb->len, i;
+	struct pg_rx_state st;
+
+	skb->protocol = eth_type_trans(skb, odev);
+	pg_rx_save(skb, &st);
+	if (shared)
+		refcount_add(burst, &skb->users);
+	else
+		r->skb = NULL;		/* the stack owns it now */
+
+	local_bh_disable();
+	for (i = 0; i < burst; i++) {
+		if (i && !pg_rx_restore(skb, &st, odev))
+			break;
+		if (netif_receive_skb(skb) == NET_RX_DROP)
+			r->errors++;
+		r->sofar++;
+		r->seq_num++;
+		r->tx_bytes += len;
+		if (!shared)
+			break;
+		/* queued (RPS, backlog): it is not ours to send again */
+		if (refcount_read(&skb->users) != burst - i)
+			break;
+	}
+	/* the references of the copies not injected; ours is still held */
+	if (shared && i + 1 < burst)
+		WARN_ON_ONCE(refcount_sub_and_test(burst - i - 1, &skb->users));
+	local_bh_enable();
+	return true;
+}
+
+/*
+ * xmit_mode queue_xmit: through dev_queue_xmit() and the qdisc.  A shared
+ * skb is handed over again only once the qdisc and driver let go of it:
+ * one skb must never sit in a queue twice.
+ */
+static bool pg_xmit_queue(struct pktgen_dev *pkt, bool shared)
+{
+	struct pktgen_run *r = &pkt->run;
+	struct sk_buff *skb = r->skb;
+	unsigned int len = skb->len;
+	int ret;
+
+	if (shared) {
+		if (refcount_read(&skb->users) > 1)
+			return false;
+		skb_get(skb);
+	} else {
+		r->skb = NULL;
+	}
+
+	local_bh_disable();
+	ret = dev_queue_xmit(skb);
+	local_bh_enable();
+
+	switch (ret) {
+	case NET_XMIT_SUCCESS:
+		r->sofar++;
+		r->seq_num++;
+		r->tx_bytes += len;
+		break;
+	case NET_XMIT_DROP:
+	case NET_XMIT_CN:
+		r->errors++;
+		break;
+	default:
+		r->errors++;
+		net_info_ratelimited("%s xmit error: %d\n", pkt->name, ret);
+	}
+	return true;
+}
+
 /* At the end of a run, give the driver a moment to release the skb. */
 static void pg_drain_skb(struct pktgen_thread *t, struct pktgen_run *r)
 {
@@ -346,19 +541,44 @@ static void pg_drain_skb(struct pktgen_thread *t, struct pktgen_run *r)
 	pg_account_idle(r, start);
 }
 
+static void pg_build_failed(struct pktgen_dev *pkt, int err)
+{
+	struct pktgen_run *r = &pkt->run;
+
+	r->skb = NULL;
+	r->last_ok = false;
+	if (err == -ENOENT) {
+		pg_stop_device(pkt);
+		pg_set_result(pkt,
+			      "ERROR: IPSEC: no usable SA (IPv4 ESP, transport mode, synchronous cipher) for spi %u; the kernel log says why",
+			      r->cfg.spi);
+		return;
+	}
+	net_info_ratelimited("%s: couldn't allocate skb\n", pkt->name);
+	pg_set_result(pkt, "No memory");
+	schedule();
+}
+
 static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt)
 {
 	struct net_device *odev = pkt->odev;
 	struct pktgen_run *r = &pkt->run;
 	bool shared;
 
-	if (unlikely(READ_ONCE(pkt->cfg_gen) != r->cfg_gen))
+	if (unlikely(READ_ONCE(pkt->cfg_gen) != r->cfg_gen)) {
 		pg_run_refresh(pkt);
+		if (!pkt->running)
+			return;
+	}
 	if (unlikely(READ_ONCE(pkt->clear_pending))) {
 		WRITE_ONCE(pkt->clear_pending, false);
 		pg_clear_counters(r);
 	}
 	if (unlikely(!netif_running(odev) || !netif_carrier_ok(odev))) {
+		pg_stop_device(pkt);
+		return;
+	}
+	if (unlikely(r->deadline != KTIME_MAX) && !ktime_before(ktime_get(), r->deadline)) {
 		pg_stop_device(pkt);
 		return;
 	}
@@ -373,16 +593,22 @@ static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt)
 		consume_skb(r->skb);
 		r->skb = pg_build_skb(r, odev);
 		r->clone_count = 0;
-		if (unlikely(!r->skb)) {
-			net_info_ratelimited("%s: couldn't allocate skb\n", pkt->name);
-			pg_set_result(pkt, "No memory");
-			r->last_ok = false;
-			schedule();
+		if (IS_ERR(r->skb)) {
+			pg_build_failed(pkt, PTR_ERR(r->skb));
 			return;
 		}
 	}
 
-	r->last_ok = pg_xmit_start(r, odev, shared ? r->cfg.burst : 1, shared);
+	switch (r->cfg.xmit_mode) {
+	case PG_XMIT_RECEIVE:
+		r->last_ok = pg_xmit_receive(r, odev, shared ? r->cfg.burst : 1, shared);
+		break;
+	case PG_XMIT_QUEUE:
+		r->last_ok = pg_xmit_queue(pkt, shared);
+		break;
+	default:
+		r->last_ok = pg_xmit_start(r, odev, shared ? r->cfg.burst : 1, shared);
+	}
 	if (r->last_ok && r->cfg.delay_ns)
 		r->next_tx = ktime_add_ns(r->next_tx, r->cfg.delay_ns);
 
@@ -403,7 +629,7 @@ static struct pktgen_dev *pg_next_device(struct pktgen_thread *t)
 	list_for_each_entry_rcu(pkt, &t->devs, list) {
 		if (!pkt->running)
 			continue;
-		if (!best || ktime_before(pkt->run.next_tx, best->run.next_tx))
+		if (!best || ktime_before(pg_due(&pkt->run), pg_due(&best->run)))
 			best = pkt;
 	}
 	rcu_read_unlock();
@@ -418,17 +644,16 @@ static struct pktgen_dev *pg_next_device(struct pktgen_thread *t)
 static bool pg_pace(struct pktgen_thread *t, struct pktgen_dev *pkt)
 {
 	struct pktgen_run *r = &pkt->run;
-	ktime_t now, wake;
+	ktime_t now, wake, due = pg_due(r);
 
 	if (!r->cfg.delay_ns)
 		return true;
 	now = ktime_get();
-	if (!ktime_before(now, r->next_tx))
+	if (!ktime_before(now, due))
 		return true;
 
-	if (ktime_to_ns(ktime_sub(r->next_tx, now)) > PG_SPIN_NS) {
-		wake = r->next_tx == KTIME_MAX ? KTIME_MAX :
-		       ktime_sub_ns(r->next_tx, PG_SPIN_NS / 2);
+	if (ktime_to_ns(ktime_sub(due, now)) > PG_SPIN_NS) {
+		wake = due == KTIME_MAX ? KTIME_MAX : ktime_sub_ns(due, PG_SPIN_NS / 2);
 		set_current_state(TASK_INTERRUPTIBLE);
 		if (!READ_ONCE(t->control) && !kthread_should_stop() &&
 		    READ_ONCE(pkt->cfg_gen) == r->cfg_gen)
@@ -438,7 +663,7 @@ static bool pg_pace(struct pktgen_thread *t, struct pktgen_dev *pkt)
 		return false;
 	}
 
-	while (ktime_before(ktime_get(), r->next_tx) && !READ_ONCE(t->control))
+	while (ktime_before(ktime_get(), due) && !READ_ONCE(t->control))
 		cpu_relax();
 	pg_account_idle(r, now);
 	return !READ_ONCE(t->control);
@@ -452,8 +677,39 @@ static void pg_thread_remove(struct pktgen_thread *t, bool only_pending)
 		if (only_pending && !READ_ONCE(pkt->remove_pending))
 			continue;
 		pg_stop_device(pkt);
+		/*
+		 * An "inject" writer may still wait inside the device's
+		 * file, and removing the file waits for it: release it.
+		 */
+		spin_lock_bh(&pkt->lock);
+		if (pkt->inject != PG_INJECT_NONE)
+			WRITE_ONCE(pkt->inject, PG_INJECT_DONE);
+		spin_unlock_bh(&pkt->lock);
+		wake_up_all(&t->pn->wq);
 		pg_remove_device(pkt);
 	}
+}
+
+static void pg_start_injected(struct pktgen_dev *pkt)
+{
+	bool pending;
+
+	spin_lock_bh(&pkt->lock);
+	pending = pkt->inject == PG_INJECT_PENDING && !pkt->stop_pending;
+	spin_unlock_bh(&pkt->lock);
+	if (pending)
+		pg_start_device(pkt);
+	/* not started (no memory): the writer must not wait forever */
+	spin_lock_bh(&pkt->lock);
+	pg_inject_set(pkt, PG_INJECT_PENDING, PG_INJECT_DONE);
+	spin_unlock_bh(&pkt->lock);
+	wake_up_all(&pkt->thread->pn->wq);
+}
+
+static void pg_stop_requested(struct pktgen_dev *pkt)
+{
+	if (READ_ONCE(pkt->stop_pending))
+		pg_stop_device(pkt);
 }
 
 static void pg_thread_for_each(struct pktgen_thread *t, void (*fn)(struct pktgen_dev *))
@@ -478,8 +734,12 @@ static void pg_thread_control(struct pktgen_thread *t)
 
 	if (control & BIT(PG_CTL_STOP))
 		pg_thread_for_each(t, pg_stop_device);
+	if (control & BIT(PG_CTL_STOPDEV))
+		pg_thread_for_each(t, pg_stop_requested);
 	if (control & BIT(PG_CTL_RUN))
 		pg_thread_for_each(t, pg_start_device);
+	if (control & BIT(PG_CTL_RUNDEV))
+		pg_thread_for_each(t, pg_start_injected);
 	if (control & BIT(PG_CTL_REMDEVALL))
 		pg_thread_remove(t, false);
 	if (control & BIT(PG_CTL_REMDEV))
@@ -567,6 +827,22 @@ err_stop:
 err_free:
 	kfree(t);
 	return err;
+}
+
+/*
+ * CPU @cpu is online again: taking it offline moved its threads to other
+ * CPUs (the scheduler breaks a bound thread's affinity rather than strand
+ * it); put them back.
+ */
+void pg_thread_rebind(struct pktgen_net *pn, unsigned int cpu)
+{
+	struct pktgen_thread *t;
+
+	mutex_lock(&pn->lock);
+	list_for_each_entry(t, &pn->threads, list)
+		if (t->cpu == cpu && set_cpus_allowed_ptr(t->task, cpumask_of(cpu)))
+			pr_warn("cannot move %s back to CPU %u\n", t->task->comm, cpu);
+	mutex_unlock(&pn->lock);
 }
 
 /* @t is off pn->threads and an RCU grace period has passed. */
