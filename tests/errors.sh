@@ -14,8 +14,77 @@
 
 EPERM=1 EINVAL=22 EOPNOTSUPP=95 ENOTSUPP=524
 
+# The refusals of the issue 3 commands (ours only: stock < v6.15 answers
+# most of them with success and an ERROR Result, or wraps the value).
+# DEV | SETUP (;-separated, each must succeed) | CMD | ERRNO | RESULT (glob)
+# Each case runs on a fresh pktgen device (DEV@<n>); the refused write must
+# leave the Params block exactly as it was.  Where issue 3 gives no exact
+# text, the Result must start with "ERROR: " and name the command.
+I21=$(for s in $(seq 100 100 2100); do printf '%s,1 ' "$s"; done)
+M17=$(printf '%x,' $(seq 1 17))
+new_cases() {
+	cat <<-EOF
+	dum0 | | vlan_p 1 | EINVAL | ERROR: vlan_p must be 0-7
+	dum0 | | vlan_cfi 1 | EINVAL | ERROR: vlan_cfi must be 0-1
+	dum0 | | svlan_id 5 | EINVAL | ERROR: *svlan_id*
+	dum0 | vlan_id 4096 | svlan_id 5 | EINVAL | ERROR: *svlan_id*
+	dum0 | vlan_id 5;svlan_id 4096 | svlan_p 1 | EINVAL | ERROR: svlan_p must be 0-7
+	dum0 | vlan_id 5 | svlan_cfi 1 | EINVAL | ERROR: svlan_cfi must be 0-1
+	dum0 | vlan_id 5 | vlan_p 8 | EINVAL | ERROR: vlan_p must be 0-7
+	dum0 | vlan_id 5 | vlan_cfi 2 | EINVAL | ERROR: vlan_cfi must be 0-1
+	dum0 | vlan_id 5;svlan_id 6 | svlan_p 8 | EINVAL | ERROR: svlan_p must be 0-7
+	dum0 | vlan_id 5;svlan_id 6 | svlan_cfi 2 | EINVAL | ERROR: svlan_cfi must be 0-1
+	dum0 | vlan_id 5 | vlan_id 65536 | EINVAL | ERROR: *vlan_id*
+	dum0 | mpls 0000000a;vlan_id 5 | vlan_p 8 | EINVAL | ERROR: vlan_p must be 0-7
+	dum0 | tos 10 | tos 0ff | EINVAL | ERROR: tos must be 00-ff
+	dum0 | tos 10 | tos g | EINVAL | ERROR: tos must be 00-ff
+	dum0 | tos 10 | tos | EINVAL | ERROR: tos must be 00-ff
+	dum0 | traffic_class b8 | traffic_class 100 | EINVAL | ERROR: traffic_class must be 00-ff
+	dum0 | traffic_class b8 | traffic_class x | EINVAL | ERROR: traffic_class must be 00-ff
+	dum0 | skb_priority 7 | skb_priority 1000000000 | EINVAL | ERROR: *skb_priority*
+	dum0 | mpls 0000000a | mpls ${M17%,} | E2BIG | ERROR: *mpls*
+	dum0 | mpls 0000000a | mpls | EINVAL | ERROR: *mpls*
+	dum0 | mpls 0000000a | mpls 1,,2 | EINVAL | ERROR: *mpls*
+	dum0 | mpls 0000000a | mpls 1, | EINVAL | ERROR: *mpls*
+	dum0 | mpls 0000000a | mpls 123456789 | EINVAL | ERROR: *mpls*
+	dum0 | mpls 0000000a | mpls 1,xyz | EINVAL | ERROR: *mpls*
+	dum0 | imix_weights 100,1 200,2 | imix_weights 100,0 | EINVAL | ERROR: *imix_weights*
+	dum0 | imix_weights 100,1 200,2 | imix_weights 100 | EINVAL | ERROR: *imix_weights*
+	dum0 | imix_weights 100,1 200,2 | imix_weights 100, | EINVAL | ERROR: *imix_weights*
+	dum0 | imix_weights 100,1 200,2 | imix_weights 300,1 400,x | EINVAL | ERROR: *imix_weights*
+	dum0 | imix_weights 100,1 200,2 | imix_weights 70000,1 | EINVAL | ERROR: *imix_weights*
+	dum0 | imix_weights 100,1 200,2 | imix_weights | EINVAL | ERROR: *imix_weights*
+	dum0 | imix_weights 100,1 200,2 | imix_weights ${I21% } | E2BIG | ERROR: *imix_weights*
+	dum0 | imix_weights 100,1 | clone_skb 1 | EINVAL | ERROR: *clone_skb*
+	dum0 | clone_skb 1 | imix_weights 100,1 | EINVAL | ERROR: *imix_weights*
+	dum0 | xmit_mode queue_xmit | xmit_mode nonsense | EINVAL | xmit_mode -:nonsense:- unknown\nAvailable modes: start_xmit, netif_receive, queue_xmit
+	dum0 | xmit_mode netif_receive | clone_skb 1 | EOPNOTSUPP | ERROR: *clone_skb*
+	dum0 | clone_skb 1 | xmit_mode netif_receive | EOPNOTSUPP | ERROR: *
+	dum0 | xmit_mode queue_xmit | burst 2 | EOPNOTSUPP | ERROR: *burst*
+	dum0 | burst 2 | xmit_mode queue_xmit | EOPNOTSUPP | ERROR: *
+	va | xmit_mode netif_receive;burst 2 | xmit_mode start_xmit | EOPNOTSUPP | ERROR: *
+	va | xmit_mode netif_receive;burst 2 | xmit_mode queue_xmit | EOPNOTSUPP | ERROR: *
+	va | xmit_mode queue_xmit | clone_skb 1 | EOPNOTSUPP | ERROR: *clone_skb*
+	dum0 | dst 10.0.0.1 | dst6 fd00::g | EINVAL | ERROR: *dst6*
+	dum0 | dst6 fd00::1 | dst6 fd00::1/64 | EINVAL | ERROR: *dst6*
+	dum0 | dst6 fd00::1 | src6 fd01:::1 | EINVAL | ERROR: *src6*
+	dum0 | dst6_min fd00::1 | dst6_min x | EINVAL | ERROR: *dst6_min*
+	dum0 | dst6_max fd00::1 | dst6_max 1:2:3:4:5:6:7:8:9 | EINVAL | ERROR: *dst6_max*
+	dum0 | src6_min fd00::1 | src6_min fd00::1x | EINVAL | ERROR: *src6_min*
+	dum0 | src6_max fd00::1 | src6_max : | EINVAL | ERROR: *src6_max*
+	dum0 | flows 10 | flows 65537 | EINVAL | ERROR: *flows*
+	dum0 | flowlen 10 | flowlen x | EINVAL | ERROR: *flowlen*
+	dum0 | frags 2 | frags 2147483648 | EINVAL | ERROR: *frags*
+	dum0 | node 0 | node 65536 | EINVAL | ERROR: *node*
+	dum0 | queue_map_min 1 | queue_map_min 65536 | EINVAL | ERROR: *queue_map_min*
+	dum0 | queue_map_max 1 | queue_map_max -1 | EINVAL | ERROR: *queue_map_max*
+	dum0 | spi 5 | spi x | EINVAL | ERROR: *spi*
+	EOF
+}
+NNEW=$(new_cases | wc -l)
+
 ktap_header
-ktap_plan 36
+ktap_plan $((36 + NNEW))
 
 # v6.15+ parsing: ours always, the stock module from v6.15 on.
 kver_ge() {	# MAJOR MINOR
@@ -253,6 +322,61 @@ else
 	check "pgctrl: stop (no newline): EINVAL on stock < 6.15" \
 		wr_is $EINVAL pgctrl 'stop'
 fi
+
+# --- issue 3 commands: errno, Result, configuration unchanged
+params_of() {	# DEV: its Params block (the lines before "Current:")
+	local t
+	t=$(in_ns "$N" pg_read "$1") || return 1
+	printf '%s\n' "${t%%$'\n'Current:*}"
+}
+# landed RESULT: false if it says the command or flag does not exist yet
+not_landed() { [[ "$1" == "No such parameter"* || "$1" == "Flag -:"* ]]; }
+new_case() {	# DEV SETUP CMD ERRNO RESULT: prints "SKIP why" or a failure
+	local dev=$1 c rc=0 before after res arr
+	w_is 0 "$T0" "add_device $dev" >/dev/null || { echo "add_device $dev failed"; return 1; }
+	IFS=';' read -ra arr <<<"$2"
+	for c in "${arr[@]}"; do
+		in_ns "$N" pg_write "$dev" "$c" || rc=$?
+		res=$(in_ns "$N" pg_result "$dev")
+		not_landed "$res" && { echo "SKIP not landed: $res"; return 0; }
+		[ "$rc" -eq 0 ] || { echo "setup '$c': errno $rc, Result '$res'"; return 1; }
+	done
+	before=$(params_of "$dev")
+	in_ns "$N" pg_write "$dev" "$3" || rc=$?
+	res=$(in_ns "$N" pg_result "$dev")
+	not_landed "$res" && { echo "SKIP not landed: $res"; return 0; }
+	after=$(params_of "$dev")
+	# shellcheck disable=SC2053 # RESULT is a glob
+	[ "$rc" -eq "$4" ] && [[ "$res" == $5 ]] && [ "$before" = "$after" ] && return 0
+	echo "'$3': errno $rc (want $4), Result '$res' (want '$5')"
+	[ "$before" = "$after" ] ||
+		diff -u <(echo "$before") <(echo "$after") | tail -n +3 | sed 's/^/params: /'
+	return 1
+}
+run_new_cases() {
+	local line d s c e r out n=0
+	declare -A E=([EINVAL]=$EINVAL [E2BIG]=7 [EOPNOTSUPP]=$EOPNOTSUPP)
+	while IFS='|' read -r d s c e r; do
+		read -r d <<<"$d"; read -r s <<<"$s"; read -r c <<<"$c"
+		read -r e <<<"$e"; read -r r <<<"$r"
+		printf -v r '%b' "$r"
+		if ! pg_is_ours; then
+			ktap_skip "$c after '$s': $e" "ours only (stock < v6.15 accepts it or differs)"
+			continue
+		fi
+		n=$((n + 1))	# not inside $(...): a subshell would not count
+		out=$(new_case "$d@$n" "$s" "$c" "${E[$e]}" "$r")
+		case $? in
+		0) if [[ "$out" == SKIP* ]]; then
+			ktap_skip "$c after '$s': $e" "${out#SKIP }"
+		   else
+			ktap_pass "$c after '$s': $e"
+		   fi ;;
+		*) ktap_fail "$c after '$s': $e" "$out" ;;
+		esac
+	done < <(new_cases)
+}
+run_new_cases
 
 # --- capabilities: root of a child user namespace lacks CAP_NET_ADMIN
 userns_write() {	# FILE CMD: write "CMD\n" as root of a new user ns

@@ -9,6 +9,11 @@
 # started/stopped/idle microseconds and the statistics of a run's Result;
 # pkts-sofar, errors, seq_num, packet size and frags stay exact).
 # With PKTGEN_MODULE=stock both sides are stock: that checks the harness.
+# In a sequence, "~cmd" writes cmd but leaves out the Result after it and
+# "^cmd" leaves out its errno (on both sides: a documented difference of
+# that one write; the device file is still compared).  A sequence in which
+# ours answers `No such parameter` or `Flag -:..:- unknown` where stock
+# does not is skipped: that command has not landed in ours yet.
 #
 #   netns $NS:  dum0 (dummy, fixed MAC 02:00:00:00:00:10)
 #               kpktgend_<first cpu> <- dum0@1, dum0@2, ... (one per sequence)
@@ -65,6 +70,58 @@ diverges() {	# CMD...: true if one of them is a deliberate divergence
 	return 1
 }
 
+# The commands of issue 3, well formed: stock and ours must agree.
+new_seqs() {
+	cat <<-'EOF'
+	dst6	dst6 fd00::1
+	dst6 long form	dst6 FD00:0000:0::0001
+	src6	src6 fd00::2
+	dst6 range	dst6_min fd00::10;dst6_max fd00::20
+	ipv6 all	dst6 fd00::1;src6 fd00::2;dst6_min fd00::10;dst6_max fd00::20;traffic_class b8
+	ipv6 then !IPV6	dst6 fd00::1;flag !IPV6
+	vlan	vlan_id 5;vlan_p 3;vlan_cfi 1
+	vlan 4095	vlan_id 4095;vlan_p 7
+	qinq	vlan_id 5;svlan_id 7;svlan_p 2;svlan_cfi 1
+	qinq + RND	vlan_id 5;svlan_id 7;flag VID_RND;flag SVID_RND
+	vlan off	vlan_id 5;svlan_id 7;~vlan_id 4096;count 1000
+	svlan off	vlan_id 5;svlan_id 7;~svlan_id 4096;count 1000
+	mpls	mpls 0000000a,00000014
+	mpls one	mpls 00000001
+	mpls RND	mpls 0000000a,00000114
+	mpls clears vlan	vlan_id 5;mpls 0000000a
+	vlan clears mpls	mpls 0000000a;vlan_id 5
+	mpls 0	mpls 0000000a;mpls 0
+	tos	tos 10
+	tos ff	tos ff
+	traffic_class	traffic_class b8
+	skb_priority	skb_priority 999
+	frags	frags 3
+	node	node 0
+	node + flag NODE	node 0;flag NODE
+	queue_map	queue_map_min 1;queue_map_max 2
+	queue_map RND	queue_map_min 1;queue_map_max 3;flag QUEUE_MAP_RND
+	queue_map CPU	flag QUEUE_MAP_CPU
+	flows	flows 10;flowlen 5
+	flows FLOW_SEQ	flows 10;flowlen 5;flag FLOW_SEQ
+	flows FLOW_RND	flows 10;flag FLOW_SEQ;flag FLOW_RND
+	flows !FLOW_RND	flows 10;flag !FLOW_RND
+	FLOW_SEQ without flows	flag FLOW_SEQ
+	UDPCSUM	flag UDPCSUM
+	UDPCSUM off	flag UDPCSUM;flag !UDPCSUM
+	MPLS_RND flag	flag MPLS_RND
+	imix	~imix_weights 64,7 576,4 1500,1;count 1000
+	imix one	~imix_weights 1500,1;count 1000
+	xmit_mode netif_receive	xmit_mode netif_receive
+	xmit_mode queue_xmit	xmit_mode queue_xmit
+	xmit_mode back	xmit_mode queue_xmit;xmit_mode start_xmit
+	netif_receive + burst	xmit_mode netif_receive;burst 8
+	spi	spi 100
+	spi + IPSEC	spi 100;flag IPSEC
+	EOF
+	# last: the unknown-flag text, once ours has every flag
+	printf 'unknown flag text\t^flag NOSUCH\n'
+}
+
 TMP=$(lib_tmpdir)
 SEQS=$TMP/seqs
 {
@@ -92,6 +149,8 @@ SEQS=$TMP/seqs
 	min above max	min_pkt_size 300;max_pkt_size 100
 	dst range + IPDST_RND	dst_min 10.0.0.1;dst_max 10.0.0.9;flag IPDST_RND
 	mac counts	dst_mac 00:11:22:33:44:55;dst_mac_count 4;src_mac_count 3;flag MACDST_RND
+	run frags qinq tos	count 100;pkt_size 1000;frags 3;vlan_id 5;vlan_p 3;svlan_id 7;tos 10;skb_priority 7;@start
+	run ipv6 mpls	count 100;pkt_size 200;dst6 fd00::1;src6 fd00::2;traffic_class 20;mpls 0000000a,00000014;@start
 	udp ranges + RND	udp_src_min 100;udp_src_max 200;udp_dst_min 300;udp_dst_max 400;flag UDPSRC_RND;flag UDPDST_RND
 	all flags on and off	flag IPSRC_RND;flag IPDST_RND;flag UDPSRC_RND;flag UDPDST_RND;flag MACSRC_RND;flag MACDST_RND;flag TXSIZE_RND;flag NO_TIMESTAMP;flag !IPSRC_RND;flag !IPDST_RND;flag !UDPSRC_RND;flag !UDPDST_RND;flag !MACSRC_RND;flag !MACDST_RND;flag !TXSIZE_RND;flag !NO_TIMESTAMP;flag !SHARED;flag SHARED
 	run count 100	count 100;@start
@@ -103,6 +162,7 @@ SEQS=$TMP/seqs
 	run then clear_counters	count 100;@start;clear_counters
 	run twice	count 50;@start;count 100;@start
 	EOF
+	new_seqs
 } >"$SEQS"
 NSEQ=$(wc -l <"$SEQS")
 
@@ -135,7 +195,7 @@ run_done() {	# DEV: pkts-sofar reached count and the run's Result is set
 		[[ "${l[*]}" =~ Result:\ OK:\ [0-9]+\(c ]]
 }
 record() {
-	local out=$1 t=$2 i=0 name cmds c rc dev arr l
+	local out=$1 t=$2 i=0 name cmds c rc dev arr l r
 	mkdir -p "$out"
 	while IFS=$'\t' read -r name cmds; do
 		i=$((i + 1)) dev=dum0@$i
@@ -160,9 +220,22 @@ record() {
 						echo "run did not complete"
 					continue
 				fi
-				pg_write "$dev" "$c" || rc=$?
-				echo "[$c]: errno $rc"
-				result_of "$dev"
+				case $c in
+				"~"*) pg_write "$dev" "${c#\~}" || rc=$?
+					echo "[$c]: errno $rc"
+					r=$(result_of "$dev")
+					case $r in	# still show "not implemented"
+					"Result: No such parameter"* | "Result: Flag -:"*)
+						echo "$r" ;;
+					*) echo "(Result not compared)" ;;
+					esac ;;
+				"^"*) pg_write "$dev" "${c#^}" || rc=$?
+					echo "[$c]: errno (not compared)"
+					result_of "$dev" ;;
+				*) pg_write "$dev" "$c" || rc=$?
+					echo "[$c]: errno $rc"
+					result_of "$dev" ;;
+				esac
 			done
 			echo "--- $dev:"
 			mapfile l <"$PG_PROC/$dev"
@@ -216,8 +289,10 @@ ip -n "$NS" link set dum0 address 02:00:00:00:00:10
 T0=kpktgend_$(cut -d, -f1 </sys/devices/system/cpu/online | cut -d- -f1)
 
 side() {	# LOADER DIR
+	local t0=$SECONDS
 	"$1" || return 1
 	in_ns "$NS" record "$2" "$T0"
+	echo "# $1: recorded in $((SECONDS - t0)) s"
 	pg_unload
 }
 if side pg_load_stock "$TMP/stock"; then
@@ -233,8 +308,18 @@ else
 ktap_finish
 fi
 
+# not_landed I: ours' first "unknown command/flag" answer in sequence I
+# that stock did not give (a command of issue 3 not implemented yet)
+not_landed() {
+	local l
+	l=$(grep -E '^Result: (No such parameter "|Flag -:)' "$TMP/test/$1.log" |
+		grep -vxF -f "$TMP/stock/$1.log" | head -n1) || return 1
+	[ -n "$l" ] || return 1
+	echo "${l#Result: }"
+}
+FLAG_MISSING=0
 verdict() {	# I DIFF: the subtest of sequence I
-	local name=${SEQ_NAME[$1 - 1]} cmds=${SEQ_CMDS[$1 - 1]} arr
+	local name=${SEQ_NAME[$1 - 1]} cmds=${SEQ_CMDS[$1 - 1]} arr why
 	IFS=';' read -ra arr <<<"$cmds"
 	if pg_is_ours && printf '%s\n' "${DIVERGE_OURS_SEQS[@]}" | grep -qxF -- "$name"; then
 		ktap_skip "$name" "deliberate divergence of ours (README)"
@@ -244,6 +329,11 @@ verdict() {	# I DIFF: the subtest of sequence I
 		ktap_pass "$name"
 	elif [ "$NO_SHARED" = 1 ] && [[ "$cmds" == *SHARED* || "$cmds" == *NOSUCH* ]]; then
 		ktap_skip "$name" "stock < v6.7 has no SHARED flag"
+	elif pg_is_ours && why=$(not_landed "$1"); then
+		[[ "$why" == "Flag -:"* ]] && FLAG_MISSING=1
+		ktap_skip "$name" "not landed in ours: ${why%%$'\n'*}"
+	elif [ "$name" = "unknown flag text" ] && [ "$FLAG_MISSING" = 1 ]; then
+		ktap_skip "$name" "ours does not have every flag yet"
 	else
 		ktap_fail "$name" "$2"
 	fi

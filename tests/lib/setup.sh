@@ -8,7 +8,7 @@
 set -u
 
 APT_PKGS=(qemu-system-x86 busybox-static kmod tcpdump iproute2 ethtool procps
-	util-linux python3 make gcc sparse
+	util-linux python3 make gcc sparse dkms
 	linux-image-amd64 linux-headers-amd64
 	linux-image-6.12-amd64 linux-headers-6.12-amd64)
 VNG_VERSION=1.42

@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Smoke test of the benchmark harness: bench/guest.sh --quick on two cells
+# (dummy and veth, start_xmit, 64 B) runs the kernel's pktgen.ko and ours
+# once each and prints a Markdown table with a ratio per cell.  No timing
+# assertion: only that both modules sent packets in every run and the
+# table is complete.  Runs the same whatever PKTGEN_MODULE says (the
+# benchmark always loads both modules).
+. "$(dirname "$0")/lib/lib.sh"
+
+BENCH=$(cd "$(dirname "$0")/../bench" && pwd)
+CELLS="dummy/xmit/64/1t veth/xmit/64/1t"
+
+ktap_header
+ktap_plan 6
+
+OUT_DIR=$(mktemp -d /tmp/bench-smoke.XXXXXX)
+cleanup_push "rm -rf $OUT_DIR"
+LOG=$OUT_DIR/guest.log
+rc=0
+"$BENCH/guest.sh" --quick --secs 0.3 --cells "$CELLS" --out "$OUT_DIR" \
+	>"$LOG" 2>&1 || rc=$?
+sed 's/^/# /' "$LOG"
+check "bench/guest.sh --quick exits 0" test "$rc" -eq 0
+
+# runs.csv: cell,module,pass,requested,pps,bps,sofar,errors,usec,status,...
+ran_ok() {	# CELL MODULE: one run, status ok, packets sent
+	awk -F, -v c="$1" -v m="$2" '$1 == c && $2 == m {
+		n++; if ($10 == "ok" && $7 > 0) good++ }
+		END { exit !(n == 1 && good == 1) }' "$OUT_DIR/runs.csv"
+}
+for c in $CELLS; do
+	check "$c: stock and ours each sent packets once" \
+		eval "ran_ok $c stock && ran_ok $c ours"
+done
+
+row_has_ratio() {	# CELL: its throughput row ends in a numeric ratio
+	grep -qE "^\| $1 \| [0-9].* \| [0-9].* \| [0-9]+\.[0-9]{2} \|$" "$LOG"
+}
+for c in $CELLS; do
+	check "$c: table row with ratio ours/stock" row_has_ratio "$c"
+done
+
+check "no pktgen module left loaded" test ! -e /sys/module/pktgen/initstate
+ktap_finish

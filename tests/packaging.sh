@@ -1,0 +1,209 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What we ship, as a user gets it: the module's metadata (modinfo), `make
+# install-built` into /lib/modules/KV/updates/ + depmod so that a plain
+# `modprobe pktgen` loads ours rather than the kernel's, and the tools:
+# pktgen-sweep (CSV and PNG; on a veth pair, checked on the wire) and
+# pktgen-top (live view while start blocks).  DKMS builds on the host:
+# tests/host/dkms.sh (compiling under TCG is too slow for a VM test).
+#
+# The install goes into a temporary root (INSTALL_MOD_PATH, depmod -b,
+# modprobe -d), see make_root.
+#
+#   netns NS:  dum0 (dummy)           sweep + top
+#   netns NS:  veth0 --- vpeer (NP)   sweep, captured on vpeer
+
+. "$(dirname "$0")/lib/lib.sh"
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+KV=${KV:-$(uname -r)}
+KO=$REPO/build/$KV/pktgen.ko
+TOOLS=$REPO/tools
+PARAMS="pg_count_d pg_delay_d pg_clone_skb_d debug"
+DST=198.18.0.2
+ROOT=""		# the temporary install root (make_root)
+
+mi() { modinfo -F "$1" "$KO"; }
+
+# ---------------------------------------------------------------- modinfo
+has_text() { [ -n "$(mi "$1")" ] || { echo "no $1 in modinfo $KO"; return 1; }; }
+is_gpl() { [ "$(mi license)" = GPL ] || { echo "license '$(mi license)'"; return 1; }; }
+
+# The version is `git describe` of the tree it was built from: it names a
+# commit of this repository (TAG, TAG-N-gHASH or HASH, maybe -dirty).
+version_from_git() {
+	local v h
+	v=$(mi version)
+	case $v in "" | unknown | 0.1) echo "version '$v'"; return 1 ;; esac
+	h=${v%-dirty}
+	[[ $h =~ -g([0-9a-f]{7,})$ ]] && h=${BASH_REMATCH[1]}
+	git -C "$REPO" rev-parse -q --verify "$h^{commit}" >/dev/null ||
+		{ echo "version '$v': '$h' is no commit of $REPO"; return 1; }
+}
+
+has_parm() {	# NAME: listed with a description
+	mi parm | grep -q "^$1:[^(]" || { echo "parm:"; mi parm; return 1; }
+}
+
+vermagic_is_kv() {
+	case "$(mi vermagic)" in "$KV "*) ;; *) mi vermagic; return 1 ;; esac
+}
+
+# ---------------------------------------------------------------- install
+moddir() { echo "$ROOT/lib/modules/$KV"; }
+
+# A temporary root with the kernel's own pktgen in kernel/net/core/, which
+# ours in updates/ must win over.  (A real install into the guest's
+# overlay /lib/modules works too, but depmod -a there decompresses every
+# module of the kernel: minutes under TCG.)
+make_root() {
+	ROOT=$(lib_tmpdir)/root
+	mkdir -p "$ROOT/lib/modules/$KV/kernel/net/core" &&
+		cp /lib/modules/"$KV"/kernel/net/core/pktgen.ko* \
+			"$ROOT/lib/modules/$KV/kernel/net/core/"
+}
+
+do_install() {
+	local t0=$SECONDS
+	make -s -C "$REPO" install-built KVER="$KV" INSTALL_MOD_PATH="$ROOT" 2>&1 &&
+		ls "$(moddir)"/updates/pktgen.ko* &&
+		echo "# took $((SECONDS - t0)) s" >&2
+}
+
+resolves_to_updates() {
+	local f
+	f=$(modinfo -b "$ROOT" -k "$KV" -F filename pktgen) || return 1
+	case $f in "$(moddir)/updates/pktgen.ko"*) ;; *) echo "pktgen is $f"; return 1 ;; esac
+}
+
+modprobe_loads_ours() {
+	pg_unload || return 1
+	modprobe -d "$ROOT" pktgen || return 1
+	wait_until 10 test -e /proc/net/pktgen/pgctrl || { echo "no pgctrl"; return 1; }
+	[ "$(cat /sys/module/pktgen/version 2>&1)" = "$(mi version)" ] ||
+		{ echo "loaded version '$(cat /sys/module/pktgen/version 2>&1)'" \
+			"!= '$(mi version)'"; return 1; }
+	test -e /proc/net/pktgen/pgstats || { echo "no pgstats: not ours"; return 1; }
+}
+
+# ---------------------------------------------------------------- tools
+# sweep_ok CSV SIZES COUNT: one row per size, in order; every row sent at
+# a rate (pps > 0), no errors; Mb/s is pps * size * 8 within 1 %.
+sweep_ok() {
+	python3 - "$@" <<-'EOF'
+	import csv, sys
+	rows = list(csv.DictReader(open(sys.argv[1])))
+	sizes = [int(s) for s in sys.argv[2].split(',')]
+	got = [int(r['size']) for r in rows]
+	assert got == sizes, f'sizes {got} != {sizes}'
+	for r in rows:
+	    pps, mbps = int(r['pps']), float(r['mbps'])
+	    assert pps > 0 and int(r['errors']) == 0, r
+	    exp = pps * int(r['size']) * 8 / 1e6
+	    assert abs(mbps - exp) <= 0.01 * exp + 0.01, f'{r}: expected {exp:.2f} Mb/s'
+	    assert float(r['elapsed']) > 0, r
+	EOF
+}
+
+# png_ok FILE: a PNG that decodes (signature, IHDR, CRCs, pixel data size).
+png_ok() {
+	python3 - "$1" <<-'EOF'
+	import struct, sys, zlib
+	d = open(sys.argv[1], 'rb').read()
+	assert d[:8] == b'\x89PNG\r\n\x1a\n', 'signature'
+	pos, idat, w = 8, b'', 0
+	while pos < len(d):
+	    n, kind = struct.unpack('>I4s', d[pos:pos + 8])
+	    body = d[pos + 4:pos + 8 + n]
+	    assert struct.unpack('>I', d[pos + 8 + n:pos + 12 + n])[0] == zlib.crc32(body), kind
+	    if kind == b'IHDR':
+	        w, h = struct.unpack('>II', body[4:12])
+	    idat += body[4:] if kind == b'IDAT' else b''
+	    pos += 12 + n
+	assert len(zlib.decompress(idat)) == h * (1 + 3 * w), 'pixel data'
+	EOF
+}
+
+# wire_ok PCAP SIZES COUNT: COUNT pktgen frames of each size to DST.
+wire_ok() {
+	python3 "$PCAP_PY" "$1" | python3 -c '
+import collections, json, sys
+sizes, count, dst = [int(s) for s in sys.argv[1].split(",")], int(sys.argv[2]), sys.argv[3]
+lens = collections.Counter()
+for line in sys.stdin:
+    f = json.loads(line)
+    assert f.get("pktgen") and f["ip"]["dst"] == dst and f["ip"]["csum_ok"], f
+    lens[f["wire_len"]] += 1
+assert lens == {s: count for s in sizes}, f"frames per size {dict(lens)}"
+' "$2" "$3" "$DST"
+}
+
+sweep() {	# NS DEV SIZES COUNT CSV PNG
+	ip netns exec "$1" "$TOOLS/pktgen-sweep" -i "$2" -s "$3" -c "$4" -d "$DST" \
+		-m 02:00:00:00:00:02 -o "$5" -p "$6" 2>&1
+}
+
+# top_ok OUT: pktgen-top saw dum0 sending (a refresh with PPS > 0 and
+# sofar > 0) and ended with its Result.
+top_ok() {
+	awk '$1 == "dum0" && $3 > 0 && $5 > 0 { seen = 1 }
+	     /^dum0: OK: / { res = 1 } END { exit !(seen && res) }' "$1" ||
+		{ cat "$1"; return 1; }
+}
+
+run_top() {	# OUT: pktgen-top in the background during a 200000 packet run
+	local pid rc=0
+	in_ns "$NS" pg_set "$DEV_D" "count 200000" || return 1
+	ip netns exec "$NS" "$TOOLS/pktgen-top" -d 0.5 -w 60 --plain >"$1" 2>&1 &
+	pid=$!
+	cleanup_push "kill $pid"
+	wait_until 30 grep -q waiting "$1" || { echo "pktgen-top did not start"; cat "$1"; return 1; }
+	pg_start_ns "$NS" || rc=$?
+	wait_until 30 eval "! kill -0 $pid" || { echo "pktgen-top still running"; return 1; }
+	wait "$pid" || { echo "pktgen-top exit $?"; return 1; }
+	return "$rc"
+}
+
+# ---------------------------------------------------------------- main
+ktap_header
+ktap_plan 19
+T=$(lib_tmpdir)
+
+check "modinfo: description" has_text description
+check "modinfo: license GPL" is_gpl
+check "modinfo: version from git describe" version_from_git
+for p in $PARAMS; do
+	check "modinfo: parameter $p described" has_parm "$p"
+done
+check "modinfo: vermagic $KV" vermagic_is_kv
+
+make_root || exit 1
+check "make install-built KVER=$KV" do_install
+check "modinfo -k $KV pktgen resolves to updates/" resolves_to_updates
+check "modprobe pktgen loads ours" modprobe_loads_ours
+check "rmmod pktgen" rmmod pktgen
+
+# the tools against the module under test (ours or stock)
+pg_load || exit 1
+ns_create NS && ns_create NP || exit 1
+DEV_D=dum0
+dummy_create "$NS" "$DEV_D" && ip -n "$NS" link set "$DEV_D" mtu 9000 || exit 1
+veth_create "$NS" veth0 "$NP" vpeer || exit 1
+ip -n "$NS" link set veth0 mtu 9000 && ip -n "$NP" link set vpeer mtu 9000 || exit 1
+
+SIZES=64,128,256,512,1024,1500,9000
+check "pktgen-sweep on a dummy: exit 0" sweep "$NS" "$DEV_D" "$SIZES" 300 "$T/d.csv" "$T/d.png"
+check "pktgen-sweep: CSV rows per size, Mb/s = pps * size" sweep_ok "$T/d.csv" "$SIZES" 300
+check "pktgen-sweep: PNG decodes" png_ok "$T/d.png"
+
+cap_start "$NP" vpeer "$T/v.pcap" || exit 1
+check "pktgen-sweep on a veth: exit 0" sweep "$NS" veth0 64,1500,9000 100 "$T/v.csv" "$T/v.png"
+cap_stop
+check "pktgen-sweep on a veth: 100 frames of each size on the wire" \
+	wire_ok "$T/v.pcap" 64,1500,9000 100
+
+in_ns "$NS" pg_set kpktgend_0 "add_device $DEV_D" || exit 1
+check "pktgen-top during a run: exits after it" run_top "$T/top.out"
+check "pktgen-top: live rate and progress, then the Result" top_ok "$T/top.out"
+ktap_finish

@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Helpers shared by the receiver tests (tests/rx-*.sh).  Sourced after
+# lib/lib.sh; not executable, so the runner does not take it for a test.
+
+# rx_cmd NS CMD: write CMD to pgrx in NS; must succeed with Result OK:.
+rx_cmd() { in_ns "$1" pg_set pgrx "$2"; }
+
+# rx_snap NS: pgrx of NS (display script) into RX_TEXT.
+rx_snap() { RX_TEXT=$(in_ns "$1" pg_read pgrx); }
+
+# rx_val KEY: the value of KEY in RX_TEXT.
+rx_val() { sed -n "s/^$1=//p" <<<"$RX_TEXT"; }
+
+# rx_expect KEY VALUE [KEY VALUE...]: each KEY has exactly VALUE.
+rx_expect() {
+	local got bad=0
+	while [ $# -ge 2 ]; do
+		got=$(rx_val "$1")
+		[ "$got" = "$2" ] || { echo "$1=$got, want $2"; bad=1; }
+		shift 2
+	done
+	[ "$bad" -eq 0 ] || printf '%s\n' "$RX_TEXT"
+	return "$bad"
+}
+
+# rx_between KEY LO HI: LO <= value of KEY <= HI.
+rx_between() {
+	local got
+	got=$(rx_val "$1")
+	[ -n "$got" ] && [ "$got" -ge "$2" ] && [ "$got" -le "$3" ] && return 0
+	echo "$1=$got, want $2..$3"
+	printf '%s\n' "$RX_TEXT"
+	return 1
+}
+
+# rx_errno NS CMD ERRNO PATTERN: the write fails with ERRNO and a Result
+# matching PATTERN (grep -E).
+rx_errno() {
+	local rc=0 res
+	in_ns "$1" pg_write pgrx "$2" || rc=$?
+	res=$(in_ns "$1" pg_result pgrx)
+	[ "$rc" -eq "$3" ] && grep -qE "$4" <<<"$res" && return 0
+	echo "'$2': errno $rc, Result: $res (want $3, /$4/)"
+	return 1
+}
+
+# tx_setup NS DEV: the first kpktgend thread of NS drives DEV (only).
+tx_setup() {
+	local thr
+	thr=$(ip netns exec "$1" ls /proc/net/pktgen | grep kpktgend_ | sort -V | head -n 1)
+	[ -n "$thr" ] && in_ns "$1" pg_write "$thr" "rem_device_all" &&
+		in_ns "$1" pg_write "$thr" "add_device $2"
+}
+
+# tx_set NS DEV CMD...: pg_set each command on pktgen device DEV.
+tx_set() {
+	local ns=$1 dev=$2 c
+	shift 2
+	for c in "$@"; do
+		in_ns "$ns" pg_set "$dev" "$c" || return 1
+	done
+}
+
+# tx_run NS: start the configured devices of NS and wait for the end.
+tx_run() { pg_start_ns "$1"; }
+
+# mac_of NS DEV: DEV's MAC address.
+mac_of() { ip netns exec "$1" cat "/sys/class/net/$2/address"; }
+
+# ip_in_receives NS: Ip InReceives of NS (packets the IPv4 stack saw).
+ip_in_receives() {
+	ip netns exec "$1" awk '/^Ip: [0-9]/ { print $4 }' /proc/net/snmp
+}
