@@ -23,16 +23,64 @@ clean:
 	$(MAKE) -C $(KDIR) M=$(PWD) clean 2>/dev/null || true
 	rm -rf build
 
-install: modules
-	$(MAKE) -C $(KDIR) M=$(PWD) INSTALL_MOD_DIR=updates modules_install
-	depmod -a $(notdir $(patsubst %/build,%,$(KDIR)))
+# ---------------------------------------------------------------- packaging
+# make install [KVER=<release>] [INSTALL_MOD_PATH=<root>]
+#	build against /lib/modules/KVER/build (KVER: the running kernel's
+#	release if its headers are there, see KDIR) and install pktgen.ko into
+#	<root>/lib/modules/KVER/updates/, which modprobe prefers to the
+#	in-tree kernel/net/core/pktgen.ko; then depmod.
+# make install-built KVER=<release>: the same for build/KVER/pktgen.ko
+#	(made by `make modules-all`), without building.
+# make dkms-src [DKMS_SRC=/usr/src]: DKMS_SRC/pktgen-VERSION with the
+#	sources and dkms.conf (VERSION: git describe), for `dkms add`.
+# make dkms [KVER=<release>]: dkms-src, then dkms add, build, install.
+# make check-dkms: tests/host/dkms.sh (DKMS in temporary trees, KTAP).
+ifeq ($(origin KDIR),file)
+ifneq ($(KVER),)
+KDIR := /lib/modules/$(KVER)/build
+endif
+endif
+KVER ?= $(or $(patsubst /lib/modules/%/build,%,$(filter /lib/modules/%/build,$(KDIR))),\
+	     $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null))
+MODDIR ?= build/$(KVER)
+DKMS_SRC ?= /usr/src
+DKMS_DIR = $(DKMS_SRC)/pktgen-$(PKTGEN_VERSION)
+# Kbuild signs installed modules when the kernel has MODULE_SIG_ALL; the
+# key exists only where that kernel was built (not in distribution headers)
+NOSIGN = $(if $(wildcard $(KDIR)/certs/signing_key.pem),,CONFIG_MODULE_SIG_ALL=)
 
-# Set up a fresh Debian machine (apt, pip), build, boot each kernel in a
-# VM and run every test in tests/.
+install: modules
+	$(MAKE) install-built MODDIR=$(PWD)
+
+install-built:
+	@test -f $(MODDIR)/pktgen.ko || \
+		{ echo "no $(MODDIR)/pktgen.ko (make modules-all?)" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(abspath $(MODDIR)) KERNELRELEASE=$(KVER) \
+		INSTALL_MOD_DIR=updates $(NOSIGN) modules_install
+	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KVER)
+
+dkms-src:
+	rm -rf $(DKMS_DIR)
+	mkdir -p $(DKMS_DIR)
+	cp Kbuild Makefile $(filter-out %.mod.c,$(wildcard *.c)) *.h $(DKMS_DIR)/
+	sed 's/@VERSION@/$(PKTGEN_VERSION)/' dkms.conf >$(DKMS_DIR)/dkms.conf
+
+dkms: dkms-src
+	dkms add pktgen/$(PKTGEN_VERSION)
+	dkms build pktgen/$(PKTGEN_VERSION) -k $(KVER)
+	dkms install pktgen/$(PKTGEN_VERSION) -k $(KVER)
+
+# DKMS add/build/install/remove for every kernel with headers, on the host
+# in temporary trees (exit 4: dkms missing, every subtest skipped).
+check-dkms:
+	tests/host/dkms.sh || [ $$? -eq 4 ]
+
+# Set up a fresh Debian machine (apt, pip), build, run the host-side
+# tests (tests/host: DKMS) and boot each kernel in a VM for tests/*.sh.
 check:
 	tests/lib/setup.sh
 	tests/lib/build-all.sh
-	tests/lib/vm.sh check
+	tests/lib/check.sh
 
 # Set up, build, boot a VM and send packets with a classic script.
 run:
@@ -47,3 +95,13 @@ style:
 	tests/lib/style.sh
 
 .PHONY: all modules modules-all clean install check run sparse style
+.PHONY: install-built dkms-src dkms check-dkms
+
+# Benchmarks: the kernel's own pktgen.ko against ours, alternately in one
+# 6.12 VM; report under bench/results/.  BENCH_ARGS="--kernel all",
+# "--quick", "--runs N", ... (see README, Benchmarks).
+bench:
+	tests/lib/setup.sh
+	bench/run.sh $(BENCH_ARGS)
+
+.PHONY: bench

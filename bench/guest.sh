@@ -1,0 +1,349 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Benchmark, inside the VM (as root): the kernel's own pktgen.ko (modprobe
+# from the guest's /lib/modules) against ours ($PKTGEN_KO), alternately, in
+# one guest.  Started by bench/run.sh (through tests/lib/vm.sh and
+# bench/vm-entry.sh), by tests/bench-smoke.sh, or by hand in a guest:
+#
+#	bench/guest.sh [--quick] [--runs N] [--secs S] [--cells 'GLOB...']
+#		[--out DIR] [--list]
+#
+# A cell is DEV/MODE/SIZE/THREADS (e.g. dummy/xmit/64/1t); --cells keeps
+# the cells matching one of the globs (default: all 44).  Cells are grouped (device and
+# thread count, and the rate cells); for each of the N passes of a group
+# both modules run every cell of the group once, stock first in odd
+# passes and ours first in even ones (ABBA), so a change in host load
+# hits both alike.  Each run is count 0, stopped after S seconds by
+# `stop` (see start_timed).
+#
+# Writes DIR/runs.csv (one line per run and module) and DIR/meta.txt, then
+# prints the Markdown table of bench/report.py.  Exit 0 if every run
+# produced a Result (a mode a module refuses is reported, not an error).
+. "$(dirname "$0")/../tests/lib/lib.sh"
+
+# sleep without a fork (~0.1-0.5 s each under TCG); lib.sh's wait_until
+# polls with it too.  The pipe is never written: read -t just times out.
+exec {SLEEP_FD}<> <(:)
+sleep() { read -r -t "$1" -u "$SLEEP_FD" _ || :; }
+
+BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
+RUNS=5 SECS=1 CELLS="*" OUTDIR="" LIST=0
+DST=198.18.0.1 DST_MAC=02:00:00:00:00:01
+RATE_MBPS=100		# the `rate` cell: Mb/s of 1500-byte frames
+
+usage() {
+	sed -n '/^#	bench/,/^#		\[--out/p' "$0" | sed 's/^#//' >&2
+	exit 2
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--quick) RUNS=1 SECS=0.5 ;;
+	--runs) RUNS=$2; shift ;;
+	--secs) SECS=$2; shift ;;
+	--cells) CELLS=$2; shift ;;
+	--out) OUTDIR=$2; shift ;;
+	--list) LIST=1 ;;
+	*) usage ;;
+	esac
+	shift
+done
+
+# ---------------------------------------------------------------- cells
+# The modes: xmit_mode, clone_skb and burst of each; the modes per device.
+declare -A MODE_XM=(
+	[xmit]=start_xmit [xmit_clone100000]=start_xmit [xmit_burst32]=start_xmit
+	[netif_receive]=netif_receive [netif_receive_burst32]=netif_receive
+	[queue_xmit]=queue_xmit)
+declare -A MODE_CLONE=([xmit_clone100000]=100000)
+declare -A MODE_BURST=([xmit_burst32]=32 [netif_receive_burst32]=32)
+# veth has no IFF_TX_SKB_SHARING: no clone_skb, no start_xmit burst
+MODES_dummy="xmit xmit_clone100000 xmit_burst32 netif_receive
+	netif_receive_burst32 queue_xmit"
+MODES_veth="xmit netif_receive netif_receive_burst32 queue_xmit"
+SIZES="64 1500"
+
+# group_cells GROUP: the cells of GROUP, one "DEV/MODE/SIZE/THREADS" a line.
+# The rate cells are dummy/xmit with pacing: ratepN (pps), ratep50pct (half
+# the slower module's unpaced median of dummy/xmit/64/1t), rateNM (Mb/s).
+group_cells() {
+	local dev=${1%-*} t=${1#*-} m s
+	if [ "$1" = rate ]; then
+		printf '%s\n' dummy/ratep10000/64/1t dummy/ratep100000/64/1t \
+			dummy/ratep50pct/64/1t "dummy/rate${RATE_MBPS}M/1500/1t"
+		return
+	fi
+	local -n modes=MODES_$dev
+	for m in $modes; do
+		for s in $SIZES; do
+			echo "$dev/$m/$s/$t"
+		done
+	done
+}
+
+GROUPS_ALL="dummy-1t rate veth-1t dummy-2t veth-2t"
+
+selected() {	# CELL: matches one of the --cells globs
+	local g globs
+	read -ra globs <<<"$CELLS"	# no pathname expansion
+	for g in "${globs[@]}"; do
+		# shellcheck disable=SC2053
+		[[ $1 == $g ]] && return 0
+	done
+	return 1
+}
+
+# ---------------------------------------------------------------- setup
+NS="" PEER_NS=""
+setup_net() {
+	ns_create NS && ns_create PEER_NS || return 1
+	dummy_create "$NS" dummy0 || return 1
+	veth_create "$NS" veth0 "$PEER_NS" veth1 || return 1
+	# the peer takes the frames as its own and drops them in IP (no route)
+	ip -n "$PEER_NS" link set veth1 address "$DST_MAC"
+}
+
+# load MODULE: stock (modprobe) or ours (insmod $PKTGEN_KO), checked by
+# the taint flags: ours is out of tree ("O"), the stock module is not.
+load() {
+	local taint=""
+	PKTGEN_MODULE=$1 pg_load || return 1
+	read -r taint </sys/module/pktgen/taint
+	case $1:$taint in
+	stock:*O*) echo "# bench: modprobe pktgen loaded an out-of-tree module" \
+		"($(modinfo -n pktgen)): install ours elsewhere" >&2; return 1 ;;
+	ours:*O*|stock:*) ;;
+	*) echo "# bench: $PKTGEN_KO is not out of tree?" >&2; return 1 ;;
+	esac
+}
+
+# ---------------------------------------------------------------- one run
+# A group's devices are added once per module load; a cell then writes
+# only the settings that differ from what the device has (CUR), lowering
+# clone_skb and burst before xmit_mode, which refuses them in some modes.
+RUN_DEVS=()
+declare -A CUR=()
+
+pgs() {	# DEV CMD: configure in $NS; the module's Result on failure
+	in_ns "$NS" pg_set "$1" "$2" >"$TMP/err" && return 0
+	ERR=$(<"$TMP/err")
+	return 1
+}
+
+pgs_cached() {	# DEV KEY VALUE: "KEY VALUE" unless the device has it
+	[ "${CUR[$1 $2]:-}" = "$3" ] && return 0
+	pgs "$1" "$2 $3" || return 1
+	CUR[$1 $2]=$3
+}
+
+add_devices() {	# GROUP: dev@i on kpktgend_i for its threads
+	local dev=${1%-*} t=${1#*-} i d
+	[ "$1" = rate ] && dev=dummy t=1t
+	[ "$dev" = veth ] && dev=veth0 || dev=dummy0
+	RUN_DEVS=() CUR=()
+	for ((i = 0; i < ${t%t}; i++)); do
+		d=$dev@$i
+		pgs "kpktgend_$i" "add_device $d" && pgs "$d" "count 0" &&
+			pgs "$d" "dst $DST" && pgs "$d" "dst_mac $DST_MAC" || return 1
+		CUR[$d xmit_mode]=start_xmit CUR[$d clone_skb]=0 CUR[$d burst]=1
+		RUN_DEVS+=("$d")
+	done
+}
+
+# configure CELL REQ: every device of the run; REQ is the requested pps or
+# Mb/s of a rate cell.
+configure() {
+	local mode size d clone burst
+	IFS=/ read -r _ mode size _ <<<"$1"
+	clone=${MODE_CLONE[$mode]:-0} burst=${MODE_BURST[$mode]:-1}
+	for d in "${RUN_DEVS[@]}"; do
+		if [ "${CUR[$d clone_skb]}" != "$clone" ]; then
+			pgs_cached "$d" clone_skb 0 || return 1
+		fi
+		if [ "${CUR[$d burst]}" != "$burst" ]; then
+			pgs_cached "$d" burst 1 || return 1
+		fi
+		pgs_cached "$d" xmit_mode "${MODE_XM[$mode]:-start_xmit}" &&
+			pgs_cached "$d" pkt_size $((size - 4)) &&
+			pgs_cached "$d" clone_skb "$clone" &&
+			pgs_cached "$d" burst "$burst" || return 1
+		case $mode in
+		ratep*) pgs "$d" "ratep $2" || return 1 ;;
+		rate*) pgs "$d" "rate $2" || return 1 ;;
+		esac
+	done
+}
+
+# start_timed: `start` in the background; once every device runs, $SECS
+# seconds, then `stop`, and wait for every device's Result.  Not a timed
+# signal to the writer of `start`: the stock module's start returns at
+# once when its threads take more than 125 ms to notice it (TCG on a busy
+# host), and a stop that comes before the thread started the device is
+# lost (the device then runs on, count 0, after the stop).
+start_timed() {
+	local d pid rc=0
+	start_writer &
+	pid=$!
+	if wait_until 15 all_running; then
+		sleep "$SECS"
+	else
+		ERR="devices not running 15 s after start" rc=1
+	fi
+	in_ns "$NS" pg_write pgctrl stop
+	wait "$pid"
+	[ "$rc" -eq 0 ] || return 1
+	for d in "${RUN_DEVS[@]}"; do
+		wait_until 15 result_ok "$d" || { ERR="no Result for $d"; return 1; }
+	done
+}
+
+start_writer() {	# blocking `start`, bounded like pg_start_ns
+	local t=$((${SECS%.*} + 60))
+	if [ -x "${PG_WRITE_HELPER:-}" ]; then
+		timeout -k 5 -s INT "$t" "$PG_WRITE_HELPER" -n "/run/netns/$NS" \
+			"$PG_PROC/pgctrl" <<<start
+	else
+		timeout -k 5 -s INT "$t" ip netns exec "$NS" \
+			sh -c "echo start >$PG_PROC/pgctrl"
+	fi
+}
+
+all_running() {	# every device of the run on its thread's "Running:" line
+	local d _PG_NS=$NS _PG_TEXT
+	for d in "${RUN_DEVS[@]}"; do
+		_pg_read_var "kpktgend_${d##*@}" || return 1
+		[[ ${_PG_TEXT%%$'\n'*} == *" $d "* ]] || return 1
+	done
+}
+
+RESULT=""
+result_ok() {	# DEV: its Result is final (OK: ...); text in $RESULT
+	local _PG_NS=$NS _PG_TEXT
+	_pg_result_var "$1" || return 1
+	RESULT=$_PG_TEXT
+	[[ $RESULT =~ ^OK:\ [0-9]+\(c ]]	# not a command's "OK: ..."
+}
+
+# measure: sum the Results of the run's devices into M_* (pps, bps, sofar,
+# errors; usec is the longest device's).
+measure() {
+	local d re='^OK: ([0-9]+)\(.*usec, ([0-9]+) .*[^0-9]([0-9]+)pps [0-9]+Mb/sec \(([0-9]+)bps\) errors: ([0-9]+)'
+	M_PPS=0 M_BPS=0 M_SOFAR=0 M_ERR=0 M_USEC=0
+	for d in "${RUN_DEVS[@]}"; do
+		result_ok "$d" || return 1
+		if ! [[ ${RESULT//$'\n'/ } =~ $re ]]; then
+			ERR="unparsed Result of $d: $RESULT"
+			return 1
+		fi
+		[ "${BASH_REMATCH[1]}" -gt "$M_USEC" ] && M_USEC=${BASH_REMATCH[1]}
+		M_SOFAR=$((M_SOFAR + BASH_REMATCH[2]))
+		M_PPS=$((M_PPS + BASH_REMATCH[3]))
+		M_BPS=$((M_BPS + BASH_REMATCH[4]))
+		M_ERR=$((M_ERR + BASH_REMATCH[5]))
+	done
+	return 0
+}
+
+# run_cell CELL MODULE PASS: one run, one line of runs.csv (status ok, or
+# refused/failed with the reason).
+run_cell() {
+	local cell=$1 req="" st=ok m t0=${EPOCHREALTIME/./}
+	IFS=/ read -r _ m _ _ <<<"$cell"
+	case $m in
+	ratep50pct) req=$HALF_PPS ;;
+	ratep*) req=${m#ratep} ;;
+	rate*) req=${m#rate}; req=${req%M} ;;
+	esac
+	ERR="" M_PPS="" M_BPS="" M_SOFAR="" M_ERR="" M_USEC=""
+	if [ "$req" = none ]; then
+		st=skipped ERR="no unpaced dummy/xmit/64/1t median"
+	elif ! configure "$cell" "$req"; then
+		st=refused
+	elif ! start_timed || ! measure; then
+		st=failed
+	fi
+	ERR=${ERR//$'\n'/ }
+	printf '%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,"%s"\n' "$cell" "$2" "$3" \
+		"$req" "$M_PPS" "$M_BPS" "$M_SOFAR" "$M_ERR" "$M_USEC" "$st" \
+		"${ERR//\"/\'}" >>"$CSV"
+	t0=$(( (${EPOCHREALTIME/./} - t0) / 100000 ))
+	printf '# %-32s %-5s pass %d: %s (%d.%ds)\n' "$cell" "$2" "$3" \
+		"${M_PPS:+$M_PPS pps}${ERR:+ $st: $ERR}" $((t0 / 10)) $((t0 % 10))
+	[ "$st" != failed ]
+}
+
+# ---------------------------------------------------------------- groups
+HALF_PPS=none
+
+# half_pps: 50% of the slower module's median pps of dummy/xmit/64/1t
+half_pps() {
+	python3 "$BENCH_DIR/report.py" --half-pps dummy/xmit/64/1t "$CSV" 2>/dev/null ||
+		echo none
+}
+
+run_group() {	# GROUP
+	local cells=() c p mod order rc=0
+	for c in $(group_cells "$1"); do
+		selected "$c" && cells+=("$c")
+	done
+	[ ${#cells[@]} -gt 0 ] || return 0
+	if [ "$LIST" = 1 ]; then
+		printf '%s\n' "${cells[@]}"
+		return 0
+	fi
+	[ "$1" = rate ] && HALF_PPS=$(half_pps)
+	for ((p = 1; p <= RUNS; p++)); do
+		order="stock ours"
+		[ $((p % 2)) -eq 0 ] && order="ours stock"
+		for mod in $order; do
+			load "$mod" && add_devices "$1" || return 1
+			for c in "${cells[@]}"; do
+				run_cell "$c" "$mod" "$p" || rc=1
+			done
+			in_ns "$NS" pg_write pgctrl reset
+		done
+	done
+	pg_unload
+	return "$rc"
+}
+
+write_meta() {
+	local cpu mem
+	cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+	mem=$(awk '/^MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)
+	{
+		echo "kernel=$(uname -r)"
+		echo "guest_cpu=$cpu"
+		echo "guest_vcpus=$(nproc)"
+		echo "guest_mem=$mem"
+		echo "runs=$RUNS"
+		echo "secs=$SECS"
+		echo "ours=$(modinfo -F version "$PKTGEN_KO" 2>/dev/null) ($PKTGEN_KO)"
+		echo "stock=$(modinfo -n pktgen 2>/dev/null)"
+		echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+	} >"$OUTDIR/meta.txt"
+}
+
+main() {
+	local g rc=0
+	if [ "$LIST" = 1 ]; then
+		for g in $GROUPS_ALL; do run_group "$g"; done
+		return 0
+	fi
+	TMP=$(mktemp -d /tmp/bench.XXXXXX) || return 1
+	cleanup_push "rm -rf $TMP"
+	[ -n "$OUTDIR" ] || OUTDIR=$TMP/out
+	mkdir -p "$OUTDIR" || return 1
+	CSV=$OUTDIR/runs.csv
+	echo "cell,module,pass,requested,pps,bps,sofar,errors,usec,status,note" >"$CSV"
+	write_meta
+	setup_net || { echo "# bench: network setup failed" >&2; return 1; }
+	for g in $GROUPS_ALL; do
+		run_group "$g" || rc=1
+	done
+	python3 "$BENCH_DIR/report.py" --meta "$OUTDIR/meta.txt" "$CSV" || rc=1
+	return "$rc"
+}
+
+main

@@ -1,0 +1,278 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Summarise bench/guest.sh's runs.csv: stock pktgen.ko against ours.
+
+    report.py [--meta FILE]... [--md OUT] [--csv OUT] [--png OUT] RUNS.CSV
+    report.py --half-pps CELL RUNS.CSV
+
+Prints the Markdown report (throughput with median, min-max and the ratio
+ours/stock per cell; scaling from one to two threads; rate accuracy) and
+optionally saves it, a summary CSV (one line per cell) and a PNG bar chart
+of the ratios (tools/pgplot.py: Python's standard library only).  --meta
+files hold key=value lines (guest.sh writes one, run.sh another).
+--half-pps prints half the slower module's median pps of CELL.
+"""
+
+import argparse
+import csv
+import os
+import statistics
+import sys
+
+MODULES = ("stock", "ours")
+
+
+def load_runs(path):
+    """{cell: {module: [row, ...]}} in the order cells first appear."""
+    cells = {}
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            cells.setdefault(row["cell"], {m: [] for m in MODULES})
+            cells[row["cell"]].setdefault(row["module"], []).append(row)
+    return cells
+
+
+def load_meta(paths):
+    meta = {}
+    for p in paths or ():
+        with open(p) as f:
+            for line in f:
+                k, sep, v = line.rstrip("\n").partition("=")
+                if sep:
+                    meta[k] = v
+    return meta
+
+
+class Stat:
+    """Median, min and max of one module's successful runs of a cell."""
+
+    def __init__(self, rows, key="pps", scale=1.0):
+        ok = [r for r in rows if r["status"] == "ok"]
+        vals = [float(r[key]) / scale for r in ok]
+        self.n = len(vals)
+        self.median = statistics.median(vals) if vals else None
+        self.min = min(vals) if vals else None
+        self.max = max(vals) if vals else None
+        bad = [r for r in rows if r["status"] != "ok"]
+        self.note = f"{bad[0]['status']}: {bad[0]['note']}" if bad else ""
+
+    def text(self, unit=""):
+        if self.median is None:
+            return self.note or "no runs"
+        s = f"{num(self.median)}{unit}"
+        if self.n > 1:
+            s += f" ({num(self.min)}-{num(self.max)})"
+        if self.note:
+            s += f" [{self.note}]"
+        return s
+
+
+def num(v):
+    return f"{v:.0f}" if v >= 100 else f"{v:.3g}"
+
+
+def ratio(a, b):
+    if a is None or b is None or b == 0:
+        return None
+    return a / b
+
+
+def fmt_ratio(r):
+    return "n/a" if r is None else f"{r:.2f}"
+
+
+def split(cell):
+    dev, mode, size, threads = cell.split("/")
+    return dev, mode, size, threads
+
+
+def is_rate(cell):
+    return split(cell)[1].startswith("rate")
+
+
+def throughput(cells):
+    out = ["| cell | stock pps | ours pps | ours/stock |",
+           "| --- | ---: | ---: | ---: |"]
+    rows = []
+    for cell, by in cells.items():
+        if is_rate(cell):
+            continue
+        s, o = Stat(by["stock"]), Stat(by["ours"])
+        r = ratio(o.median, s.median)
+        out.append(f"| {cell} | {s.text()} | {o.text()} | {fmt_ratio(r)} |")
+        rows.append((cell, s, o, r))
+    return out, rows
+
+
+def scaling(cells):
+    out = ["| cell | stock 1t | stock 2t | stock 2t/1t | ours 1t | ours 2t "
+           "| ours 2t/1t |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    n = 0
+    for cell in cells:
+        dev, mode, size, threads = split(cell)
+        two = f"{dev}/{mode}/{size}/2t"
+        if threads != "1t" or two not in cells:
+            continue
+        line = f"| {dev}/{mode}/{size} |"
+        for m in MODULES:
+            a, b = Stat(cells[cell][m]), Stat(cells[two][m])
+            f = lambda s: "n/a" if s.median is None else num(s.median)
+            line += f" {f(a)} | {f(b)} | {fmt_ratio(ratio(b.median, a.median))} |"
+        out.append(line)
+        n += 1
+    return out if n else []
+
+
+def rate_accuracy(cells):
+    out = ["| cell | requested | stock achieved | stock error | ours achieved "
+           "| ours error |", "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    rows = []
+    for cell, by in cells.items():
+        if not is_rate(cell):
+            continue
+        mbps = not split(cell)[1].startswith("ratep")
+        req = next((r["requested"] for m in MODULES for r in by[m]
+                    if r["requested"] not in ("", "none")), None)
+        unit = " Mb/s" if mbps else " pps"
+        line = f"| {cell} | {req + unit if req else 'n/a'} |"
+        for m in MODULES:
+            st = Stat(by[m], "bps", 1e6) if mbps else Stat(by[m])
+            err = None
+            if req and st.median is not None:
+                err = (st.median - float(req)) / float(req) * 100
+            line += f" {st.text(unit)} | {'n/a' if err is None else f'{err:+.1f}%'} |"
+            rows.append((cell, m, req, st, err))
+        out.append(line)
+    return (out if rows else []), rows
+
+
+def header(meta):
+    kv = meta.get("kernel", "?")
+    lines = [f"# pktgen benchmark: stock pktgen.ko vs ours, {kv}", ""]
+    items = [
+        ("Date", meta.get("date")),
+        ("Kernel", kv),
+        ("Modules", f"stock {meta.get('stock', '?')}; ours {meta.get('ours', '?')}"),
+        ("VM", meta.get("vm", "virtme-ng") + f", {meta.get('guest_vcpus', '?')} vCPUs, "
+         f"{meta.get('guest_mem', '?')} memory"),
+        ("Guest CPU", meta.get("guest_cpu")),
+        ("Host CPU", meta.get("host_cpu")),
+        ("Host load (uptime)", meta.get("host_load")),
+        ("Method", f"{meta.get('runs', '?')} runs per module and cell, "
+         f"{meta.get('secs', '?')} s each (count 0, ended by `stop`), stock "
+         "and ours alternating per group of cells (ABBA); median (min-max) "
+         "of the Result's pps; 64 and 1500 are frame sizes with FCS "
+         "(pkt_size 60 and 1496)"),
+    ]
+    lines += [f"- {k}: {v}" for k, v in items if v]
+    return lines
+
+
+def markdown(cells, meta):
+    tp, tp_rows = throughput(cells)
+    sc = scaling(cells)
+    ra, ra_rows = rate_accuracy(cells)
+    md = header(meta) + ["", "## Throughput", ""] + tp
+    if sc:
+        md += ["", "## Scaling from one to two threads (median pps)", ""] + sc
+    if ra:
+        md += ["", "## Rate accuracy (median achieved vs requested)", ""] + ra
+    return "\n".join(md) + "\n", tp_rows, ra_rows
+
+
+def write_csv(path, tp_rows, ra_rows):
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["cell", "kind", "requested", "stock_median", "stock_min",
+                    "stock_max", "stock_runs", "ours_median", "ours_min",
+                    "ours_max", "ours_runs", "ratio"])
+        g = lambda v: "" if v is None else f"{v:.0f}" if v >= 100 else f"{v:.4g}"
+        for cell, s, o, r in tp_rows:
+            w.writerow([cell, "pps", "", g(s.median), g(s.min), g(s.max), s.n,
+                        g(o.median), g(o.min), g(o.max), o.n,
+                        "" if r is None else f"{r:.3f}"])
+        by = {}
+        for cell, m, req, st, _ in ra_rows:
+            by.setdefault(cell, {"req": req})[m] = st
+        for cell, d in by.items():
+            s, o = d["stock"], d["ours"]
+            r = ratio(o.median, s.median)
+            kind = "ratep" if split(cell)[1].startswith("ratep") else "rate_mbps"
+            w.writerow([cell, kind, d["req"] or "", g(s.median), g(s.min),
+                        g(s.max), s.n, g(o.median), g(o.min), g(o.max), o.n,
+                        "" if r is None else f"{r:.3f}"])
+
+
+def write_png(path, tp_rows, title):
+    """A horizontal bar per cell: ours/stock, a line at 1.0.  Drawn with
+    tools/pgplot.py (Python's standard library only, like pktgen-sweep)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                    "..", "tools"))
+    import pgplot as pg  # pylint: disable=import-outside-toplevel
+
+    data = [(c, r) for c, _, _, r in tp_rows if r is not None]
+    if not data:
+        return True
+    bar, lw = 18, 6 * 2 * max(len(c) for c, _ in data) + 16
+    w, left, right, top = lw + 520, lw, lw + 440, 70
+    bottom = top + bar * len(data)
+    cv = pg.Canvas(w, bottom + 60)
+    cv.text(w // 2, 14, title, anchor="centre", scale=2)
+    step, ticks = pg.nice_ticks(max(max(r for _, r in data), 1.0) * 1.05)
+    span = step * ticks
+
+    def xpos(v):
+        return left + round((right - left) * v / span)
+
+    for t in range(ticks + 1):
+        x = xpos(step * t)
+        cv.line(x, top, x, bottom, pg.GREY)
+        cv.text(x, bottom + 8, pg.fmt(step * t), anchor="centre")
+    for k, (cell, r) in enumerate(data):
+        y = top + k * bar
+        cv.text(left - 8, y + 2, cell, anchor="right")
+        cv.rect(left, y + 2, xpos(r), y + bar - 3, pg.BLUE if r >= 1 else pg.RED)
+        cv.text(max(xpos(r), xpos(1.0)) + 6, y + 2, f"{r:.2f}")
+    cv.line(xpos(1.0), top - 4, xpos(1.0), bottom, pg.BLACK, 2)
+    cv.line(left, top, left, bottom, pg.BLACK, 2)
+    cv.text((left + right) // 2, bottom + 32,
+            "ours / stock (median pps, 1 = same)", anchor="centre")
+    with open(path, "wb") as f:
+        f.write(cv.png())
+    return True
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("runs")
+    ap.add_argument("--meta", action="append")
+    ap.add_argument("--md")
+    ap.add_argument("--csv")
+    ap.add_argument("--png")
+    ap.add_argument("--half-pps", metavar="CELL")
+    a = ap.parse_args()
+    cells = load_runs(a.runs)
+    if a.half_pps:
+        by = cells.get(a.half_pps)
+        meds = [Stat(by[m]).median for m in MODULES] if by else [None]
+        if None in meds:
+            return 1
+        print(int(min(meds) / 2))
+        return 0
+    meta = load_meta(a.meta)
+    md, tp_rows, ra_rows = markdown(cells, meta)
+    sys.stdout.write(md)
+    if a.md:
+        with open(a.md, "w") as f:
+            f.write(md)
+    if a.csv:
+        write_csv(a.csv, tp_rows, ra_rows)
+    ok = True
+    if a.png:
+        ok = write_png(a.png, tp_rows,
+                       f"pktgen: ours / stock, {meta.get('kernel', '')}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,103 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host side of the benchmark (make bench): build, boot the 6.12 VM with
+# tests/lib/vm.sh (TCG, as the tests do), run bench/guest.sh there (stock
+# pktgen.ko and ours alternately, in one guest) and save the report under
+# bench/results/<date>-<kv>.{md,csv,png} plus the raw runs (-runs.csv).
+#
+#	bench/run.sh [--kernel 6.12|6.1|all|KV] [--quick] [--runs N]
+#		[--secs S] [--cells 'GLOB...'] [--no-build]
+#
+# --quick: one short run per cell (results saved with a -quick suffix).
+# The default (5 runs of 1 s per module and cell) takes about 15 minutes
+# per kernel under TCG.  Env: VM_TIMEOUT (s, per VM) as for vm.sh.
+set -u
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+BENCH=$REPO/bench
+kernel=6.12 build=1 quick="" args=()
+
+usage() {
+	sed -n '/^#	bench\/run.sh/,/^#		\[--secs/p' "$0" | sed 's/^#//' >&2
+	exit 2
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) kernel=$2; shift ;;
+	--quick) quick=-quick; args+=(--quick) ;;
+	--runs|--secs|--cells) args+=("$1" "$2"); shift ;;
+	--no-build) build=0 ;;
+	*) usage ;;
+	esac
+	shift
+done
+
+kernels() {	# the installed kernels (vmlinuz + headers) matching $kernel
+	local b kv
+	for b in /lib/modules/*/build; do
+		kv=$(basename "$(dirname "$b")")
+		[ -e "/boot/vmlinuz-$kv" ] || continue
+		case $kernel in
+		all|"$kv") echo "$kv" ;;
+		*) [[ $kv == "$kernel".* ]] && echo "$kv" ;;
+		esac
+	done | sort -V
+}
+
+host_meta() {	# FILE LOAD_BEFORE
+	local cpu
+	cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+	{
+		echo "host_cpu=$cpu ($(nproc) cores)"
+		echo "host_load=before: $2; after: $(uptime)"
+		echo "vm=virtme-ng $(vng --version 2>/dev/null | awk '{print $2}')," \
+			"QEMU TCG (--disable-kvm, as tests/lib/vm.sh)"
+	} >"$1"
+}
+
+bench_one() {	# KV: one VM; report into bench/results
+	local kv=$1 log out load dir name rc=0
+	log=$(mktemp /tmp/pktgen-bench.XXXXXX)
+	load=$(uptime)
+	echo "bench: $kv, host: $load"
+	TESTS=../bench/vm-entry TEST_TIMEOUT=${TEST_TIMEOUT:-1500} \
+		VM_TIMEOUT=${VM_TIMEOUT:-1800} "$REPO/tests/lib/vm.sh" check "$kv" |
+		tee "$log"
+	rc=${PIPESTATUS[0]}
+	out=$(sed -n 's/^vm\.sh: output in //p' "$log" | head -n 1)
+	rm -f "$log"
+	dir=$out/bench-$kv
+	if [ ! -s "$dir/runs.csv" ] || [ ! -s "$dir/meta.txt" ]; then
+		echo "bench: $kv: no results in $dir (vm.sh exit $rc)" >&2
+		return 1
+	fi
+	host_meta "$dir/host.txt" "$load"
+	mkdir -p "$BENCH/results"
+	name=$BENCH/results/$(date +%Y-%m-%d)-$kv$quick
+	cp "$dir/runs.csv" "$name-runs.csv"
+	echo
+	python3 "$BENCH/report.py" --meta "$dir/meta.txt" --meta "$dir/host.txt" \
+		--md "$name.md" --csv "$name.csv" --png "$name.png" "$dir/runs.csv" ||
+		rc=1
+	echo "bench: saved $name.md, .csv, -runs.csv$([ -s "$name.png" ] && echo ', .png')"
+	return "$rc"
+}
+
+mapfile -t kvs < <(kernels)
+if [ ${#kvs[@]} -eq 0 ]; then
+	echo "bench: no installed kernel matches '$kernel'" >&2
+	exit 1
+fi
+if [ "$build" = 1 ]; then
+	"$REPO/tests/lib/build-all.sh" || exit 1
+fi
+conf="BENCH_ARGS=("
+[ ${#args[@]} -gt 0 ] && conf+=$(printf '%q ' "${args[@]}")
+echo "$conf)" >"$BENCH/.config"
+rc=0
+for kv in "${kvs[@]}"; do
+	bench_one "$kv" || rc=1
+done
+exit "$rc"
