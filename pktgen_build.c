@@ -112,19 +112,17 @@ static void pg_resolve_addresses(struct pktgen_run *r, const struct net_device *
 	}
 }
 
-/* The queue range must name queues the device has. */
-static void pg_resolve_queues(struct pktgen_run *r, const struct net_device *odev,
-			      const char *name)
+/*
+ * The queue range must name queues the device has.  The thread clamped
+ * the configuration at start (and said so); this covers a device whose
+ * queue count shrank since.
+ */
+static void pg_resolve_queues(struct pktgen_run *r, const struct net_device *odev)
 {
 	u16 last = odev->real_num_tx_queues ? odev->real_num_tx_queues - 1 : 0;
 
 	r->queue_map_min = min(r->cfg.queue_map_min, last);
 	r->queue_map_max = min(r->cfg.queue_map_max, last);
-	if (r->queue_map_min != r->cfg.queue_map_min ||
-	    r->queue_map_max != r->cfg.queue_map_max)
-		pr_warn("%s: queue_map_min/max %u/%u beyond %s's %u TX queues, using %u/%u\n",
-			name, r->cfg.queue_map_min, r->cfg.queue_map_max, odev->name,
-			last + 1, r->queue_map_min, r->queue_map_max);
 }
 
 /* ---- the header template -------------------------------------------------- */
@@ -302,7 +300,7 @@ int pg_build_prepare(struct pktgen_run *r, struct net_device *odev)
 	else
 		ether_addr_copy(r->src_mac, cfg->src_mac);
 	pg_resolve_addresses(r, odev);
-	pg_resolve_queues(r, odev, odev->name);
+	pg_resolve_queues(r, odev);
 
 	r->node = NUMA_NO_NODE;
 	if ((cfg->flags & PG_F(NODE)) && cfg->node >= 0 && cfg->node < MAX_NUMNODES &&

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# test-timeout: 480
 #
 # Differential test against the stock module: a fixed list of command
 # sequences runs once on the stock pktgen and once on the module under
@@ -42,13 +43,18 @@ SINGLE=(
 DIVERGE_OURS=("count -1" "pkt_size abc")
 # Ours also sets an ERROR Result on every refused write and refuses unknown
 # flags (README, "Where we differ"); rate on a fresh device (min_pkt_size
-# 0) uses the 58-byte default frame instead of giving delay 0.  These
-# whole sequences are compared by errors.sh instead.
-DIVERGE_OURS_SEQS=("flag NOSUCH" "dst_mac zz" "dst_mac zz:zz" "rate 100" "rate 1"
+# 0) uses the 58-byte default frame instead of giving delay 0; the list
+# of flags in the unknown-flag Result ends with ours (NS_TIMESTAMP).
+# These whole sequences are compared by errors.sh instead.
+DIVERGE_OURS_SEQS=("flag NOSUCH" "unknown flag text" "dst_mac zz" "dst_mac zz:zz"
+	"rate 100" "rate 1"
 	"all commands in turn" "ratep then rate" "clone_skb then !SHARED"
 	"burst then !SHARED" "!SHARED then clone_skb" "!SHARED then burst")
-# ... and implements the v6.15 parser, which older stock kernels lack.
-DIVERGE_PRE615=("rate 0" "ratep 0" "min_pkt_size=1001" "min_pkt_size= 3003")
+# ... and implements the v6.15 parser, which older stock kernels lack
+# (v6.15 also made `mpls 0` clear the stack, as the HOWTO always said;
+# older ones keep one label of value 0).
+DIVERGE_PRE615=("rate 0" "ratep 0" "min_pkt_size=1001" "min_pkt_size= 3003"
+	"mpls 0")
 
 kver_ge() {	# MAJOR MINOR
 	local v=${KV:-$(uname -r)} maj min

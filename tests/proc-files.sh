@@ -79,12 +79,23 @@ dummy_create "$NS" dum0
 ip -n "$NS" link add dum1 type dummy	# stays down
 ip netns exec "$NS" sysctl -qw net.ipv6.conf.dum1.disable_ipv6=1
 
+# the files of a netns without devices: pgctrl, the threads, and ours'
+# own (the receiver, the key=value view)
+base_files() {
+	{
+		echo pgctrl
+		printf 'kpktgend_%s\n' "${CPUS[@]}"
+		pg_own_files
+		[ $# -eq 0 ] || printf '%s\n' "$@"
+	} | sort
+}
+
 # --- layout
-want=$( { echo pgctrl; printf 'kpktgend_%s\n' "${CPUS[@]}"; } | sort)
+want=$(base_files)
 N=$NS
 in_ns "$N" pg_read pgctrl >/dev/null	# starts lib's write helper (no fork later)
 have=$(listing)
-check "netns dir: pgctrl + kpktgend_<cpu> for each online cpu" \
+check "netns dir: pgctrl + kpktgend_<cpu> for each online cpu (+ ours)" \
 	test "$want" = "$have"
 [ "$want" = "$have" ] || echo "# want: $(echo $want) / have: $(echo $have)"
 
@@ -152,9 +163,9 @@ check "rem_device_all on $TL" w_is 0 "$TL" "rem_device_all"
 wait_until 10 thr_ok "$TL" "" "OK: rem_device_all"
 check "$TL text after rem_device_all" thr_ok "$TL" "" "OK: rem_device_all"
 if [ "$TL" = "$T0" ]; then
-	want=$( { echo pgctrl; printf 'kpktgend_%s\n' "${CPUS[@]}"; } | sort)
+	want=$(base_files)
 else
-	want=$( { echo pgctrl dum0 | tr ' ' '\n'; printf 'kpktgend_%s\n' "${CPUS[@]}"; } | sort)
+	want=$(base_files dum0)
 fi
 check "rem_device_all removed exactly that thread's device files" \
 	test "$want" = "$(listing)"
@@ -163,7 +174,7 @@ check "rem_device_all removed exactly that thread's device files" \
 ns_create NS2
 dummy_create "$NS2" dum0
 N=$NS2
-want=$( { echo pgctrl; printf 'kpktgend_%s\n' "${CPUS[@]}"; } | sort)
+want=$(base_files)
 check "second netns has its own fresh directory" \
 	test "$want" = "$(listing)"
 check "second netns thread files are fresh" \
@@ -182,7 +193,7 @@ check "second netns' dum0 is its own (count not shared)" sh -c \
 N=$NS
 w_is 0 "$TL" "add_device dum0@2" >/dev/null
 check "pgctrl reset in the first netns" w_is 0 pgctrl reset
-want=$( { echo pgctrl; printf 'kpktgend_%s\n' "${CPUS[@]}"; } | sort)
+want=$(base_files)
 wait_until 10 listing_is "$want"
 check "reset removed every device file of that netns" \
 	test "$want" = "$(listing)"

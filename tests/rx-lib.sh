@@ -73,3 +73,24 @@ mac_of() { ip netns exec "$1" cat "/sys/class/net/$2/address"; }
 ip_in_receives() {
 	ip netns exec "$1" awk '/^Ip: [0-9]/ { print $4 }' /proc/net/snmp
 }
+
+# rx_begin PLAN: how every receiver test starts: on the stock module (no
+# pgrx) one skipped subtest; else the KTAP header and plan, then the
+# test's setup(), whose output is shown only if it fails (and ends the
+# test).  A test with more preconditions checks them before this.
+rx_begin() {
+	local log
+	if ! pg_is_ours; then
+		ktap_header
+		ktap_plan 1
+		ktap_skip "receiver" "the stock pktgen has no receiver (pgrx)"
+		ktap_finish
+	fi
+	ktap_header
+	ktap_plan "$1"
+	log=$(lib_tmpdir)/setup.log
+	if ! setup >"$log" 2>&1; then
+		ktap_fail "setup" "$(cat "$log")"
+		ktap_finish
+	fi
+}

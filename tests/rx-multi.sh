@@ -55,21 +55,7 @@ stream_expect() {
 inject() { ip netns exec "$TX1" python3 "$INJECT" veth0a "$(mac_of "$RX" veth1a)" "$1"; }
 udp_noports() { ip netns exec "$RX" awk '/^Udp: [0-9]/ { print $3 }' /proc/net/snmp; }
 
-if ! pg_is_ours; then
-	ktap_header
-	ktap_plan 1
-	ktap_skip "receiver" "the stock pktgen has no receiver (pgrx)"
-	ktap_finish
-fi
-
-ktap_header
-ktap_plan 18
-
-LOG=$(lib_tmpdir)/setup.log
-if ! setup >"$LOG" 2>&1; then
-	ktap_fail "setup" "$(cat "$LOG")"
-	ktap_finish
-fi
+rx_begin 18
 
 # 1. two pktgen senders at once
 pg_start_ns "$TX1" &

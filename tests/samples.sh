@@ -67,10 +67,16 @@ setup() {
 # A process parked in each netns: its /proc/PID/net/dev gives the
 # counters of that netns's devices without starting a process per read.
 park() {	# NS VAR
+	local pid ns
 	ip netns exec "$1" sleep 100000 &
-	cleanup_push "kill $!"
-	printf -v "$2" '%s' "$!"
+	pid=$!
+	cleanup_push "kill $pid"
+	printf -v "$2" '%s' "$pid"
+	# until ip(8) has entered the netns, /proc/PID/net is the root one's
+	ns=$(ip netns exec "$1" readlink /proc/self/ns/net)
+	wait_until 10 in_netns "$pid" "$ns"
 }
+in_netns() { [ "$(readlink "/proc/$1/ns/net" 2>/dev/null)" = "$2" ]; }
 
 TMP=$(lib_tmpdir)
 if ! setup >"$TMP/setup.log" 2>&1; then

@@ -16,7 +16,7 @@ if ! pg_load; then
 fi
 ktap_pass "module loads"
 
-# one kpktgend_<cpu> per online CPU, plus pgctrl
+# one kpktgend_<cpu> per online CPU, plus pgctrl (and ours' own files)
 cpus() {	# expand /sys/devices/system/cpu/online ("0-1,3") into a list
 	local r a b
 	for r in $(tr ',' ' ' </sys/devices/system/cpu/online); do
@@ -24,9 +24,9 @@ cpus() {	# expand /sys/devices/system/cpu/online ("0-1,3") into a list
 		seq "$a" "$b"
 	done
 }
-want=$( { echo pgctrl; cpus | sed 's/^/kpktgend_/'; } | sort)
+want=$( { echo pgctrl; cpus | sed 's/^/kpktgend_/'; pg_own_files; } | sort)
 have=$(ls "$PG_PROC" | sort)
-check "proc dir has pgctrl and kpktgend_<cpu> per online cpu" \
+check "proc dir has pgctrl and kpktgend_<cpu> per online cpu (+ ours)" \
 	test "$want" = "$have"
 [ "$want" = "$have" ] || echo "# want: $(echo $want) have: $(echo $have)"
 

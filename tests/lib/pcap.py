@@ -361,6 +361,17 @@ def _fields(rep, fr, r):
 RUN_FRAMES = {}  # check_runs: label -> (capture path, the run's frames)
 
 
+def hw_csum(rep, fr, r):
+    """Case for UDPCSUM on a device that offloads it: the frame carries
+    the pseudo-header sum (CHECKSUM_PARTIAL), as the driver received it."""
+    rep.each("udp checksum = pseudo-header sum (CHECKSUM_PARTIAL)", fr,
+             lambda f: f["udp"]["csum"] == f["udp"]["pseudo"])
+
+
+# cases every checker has, by name
+SHARED_CASES = {"hw_csum": hw_csum}
+
+
 def check_runs(argv, cases=None):
     """Driver for a test's frame checker: argv = [captures JSON, runs JSON].
 
@@ -377,6 +388,7 @@ def check_runs(argv, cases=None):
     Every run gets the seq check and the layout check (layout_ok).  A case
     finds other runs' frames in RUN_FRAMES (by label)."""
     caps, runs = json.loads(argv[0]), json.loads(argv[1])
+    cases = dict(SHARED_CASES, **(cases or {}))
     byport = {}
     for name, path in caps.items():
         for f in frames(path):

@@ -7,7 +7,8 @@
 # "passed failed skipped" (subtest counts) to $OUT/counts-$KV.
 #
 # Env: KV (default uname -r), OUT (default /tmp), TESTS="a b" (only these
-# scripts, names without .sh), TEST_TIMEOUT (seconds per script, 180).
+# scripts, names without .sh), TEST_TIMEOUT (seconds per script, 180; a
+# script that needs longer says so in a line "# test-timeout: SECONDS").
 set -u
 
 TDIR=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,7 +50,9 @@ for t in "${scripts[@]}"; do
 	start=${EPOCHREALTIME/./}
 	# timeout makes its own process group: kill what the script left
 	# behind (it would hold the output open); stream the log meanwhile
-	timeout -k 10 "$TEST_TIMEOUT" "$t" </dev/null >"$log" 2>&1 &
+	limit=$(sed -n 's/^# test-timeout: \([0-9]\+\)$/\1/p' "$t" | head -n 1)
+	[ "${limit:-0}" -gt "$TEST_TIMEOUT" ] || limit=$TEST_TIMEOUT
+	timeout -k 10 "$limit" "$t" </dev/null >"$log" 2>&1 &
 	pid=$!
 	tail -s 0.2 -n +1 -f --pid="$pid" "$log" | sed -u 's/^/    /'
 	wait "$pid"
@@ -62,7 +65,7 @@ for t in "${scripts[@]}"; do
 	case $rc in
 	0) ;;
 	4) ;;
-	124|137) reason="timeout after ${TEST_TIMEOUT}s" ;;
+	124|137) reason="timeout after ${limit}s" ;;
 	*) reason="exit code $rc" ;;
 	esac
 

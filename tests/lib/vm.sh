@@ -9,7 +9,7 @@
 #
 # Env passed into the guest: TESTS="a b" (only these tests), TEST_TIMEOUT,
 # PKTGEN_MODULE=stock (test the distribution's pktgen).  VM_TIMEOUT is the
-# limit per VM in seconds (1200).
+# limit per VM in seconds (2700).
 set -u
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
@@ -61,7 +61,7 @@ boot() {	# KV MODE: run guest.sh MODE in a VM, console to $OUT/console-KV.log
 	cmd="bash $(printf '%q ' "$REPO/tests/lib/guest.sh" "$m" "$kv" "$OUT" "${genv[@]}")"
 	echo "vm.sh: booting $kv ($m)"
 	t0=$SECONDS
-	timeout -k 30 "${VM_TIMEOUT:-1200}" "$VNG" --run "/boot/vmlinuz-$kv" \
+	timeout -k 30 "${VM_TIMEOUT:-2700}" "$VNG" --run "/boot/vmlinuz-$kv" \
 		--disable-kvm --cpus 2 --memory 2G --append "panic_on_warn=1" \
 		--rwdir "$OUT" --cwd "$REPO" -- "$cmd" </dev/null 2>&1 |
 		tee "$OUT/console-$kv.log"
