@@ -976,13 +976,14 @@ static int pg_cmd_ip_opt(struct pktgen_dev *pkt, char *val)
 		return pg_error(pkt, -EINVAL,
 				"ip_opt takes none or an option list of at most %zu characters",
 				sizeof(spec) - 1);
-	if (READ_ONCE(pkt->cfg.flags) & PG_F(IPV6))
-		return pg_error(pkt, -EINVAL, "ip_opt: IPv4 options need IPv4 (flag !IPV6)");
 	strscpy(spec, val, sizeof(spec));
 	work = val;		/* parsed in place; spec keeps the text */
 	err = pg_ip_opt_parse(work, opt, &opt_len, &why);
 	if (err)
 		return pg_error(pkt, err, "%s", why);
+	/* "none" is always fine: it is how a script makes sure of no options */
+	if (opt_len && (READ_ONCE(pkt->cfg.flags) & PG_F(IPV6)))
+		return pg_error(pkt, -EINVAL, "ip_opt: IPv4 options need IPv4 (flag !IPV6)");
 
 	spin_lock_bh(&pkt->lock);
 	memcpy(pkt->cfg.ip_opt, opt, sizeof(opt));

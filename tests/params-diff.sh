@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# test-timeout: 480
+# test-timeout: 900
 #
 # Differential test against the stock module: a fixed list of command
 # sequences runs once on the stock pktgen and once on the module under

@@ -280,7 +280,7 @@ def layout_ok(f):
     an IPv4 header checksum is valid."""
     tags = 4 * (len(f.get("vlans", [])) + len(f.get("mpls", [])))
     if "ip" in f:
-        ulen = f["ip"]["tot_len"] - 20
+        ulen = f["ip"]["tot_len"] - 4 * f["ip"]["ihl"]
         ok = f["ip"]["csum_ok"] and f["ip"]["tot_len"] == f["len"] - 14 - tags
     else:
         ulen = f["ip6"]["plen"]

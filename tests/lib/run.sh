@@ -7,14 +7,14 @@
 # "passed failed skipped" (subtest counts) to $OUT/counts-$KV.
 #
 # Env: KV (default uname -r), OUT (default /tmp), TESTS="a b" (only these
-# scripts, names without .sh), TEST_TIMEOUT (seconds per script, 180; a
+# scripts, names without .sh), TEST_TIMEOUT (seconds per script, 600; a
 # script that needs longer says so in a line "# test-timeout: SECONDS").
 set -u
 
 TDIR=$(cd "$(dirname "$0")/.." && pwd)
 KV=${KV:-$(uname -r)}
 OUT=${OUT:-/tmp}
-TEST_TIMEOUT=${TEST_TIMEOUT:-180}
+TEST_TIMEOUT=${TEST_TIMEOUT:-600}
 # kernel WARN()s print "WARNING: CPU: N PID: ..." (pktgen's own pr_warn
 # "pktgen: WARNING: trying to remove a running interface" is not a splat)
 SPLAT='RIP:|Call Trace:|\] WARNING:|WARNING: CPU:|BUG:|ref_tracker:|unreferenced object|blocked for more than|general protection|KASAN|UBSAN|unregister_netdevice: waiting'
