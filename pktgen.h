@@ -341,6 +341,8 @@ struct pktgen_net {
 	bool exiting;
 	/* pktgen_rx.c: the receiver's state (/proc/net/pktgen/pgrx) */
 	struct pg_rx_net *rx;
+	/* pktgen_ipopt.c: the IPv4 option classifier (/proc/net/pktgen/ipopt) */
+	struct pg_ipopt_net *ipopt;
 };
 
 extern int pg_debug;
@@ -423,5 +425,13 @@ struct pg_rx_net;
 int pg_rx_net_init(struct pktgen_net *pn);
 void pg_rx_net_exit(struct pktgen_net *pn);
 void pg_rx_netdev_unregister(struct pktgen_net *pn, struct net_device *dev);
+
+/* ---- pktgen_ipopt.c: IPv4 option classifier --------------------------------- */
+
+struct pg_ipopt_net;
+
+int pg_ipopt_net_init(struct pktgen_net *pn);
+void pg_ipopt_net_exit(struct pktgen_net *pn);
+void pg_ipopt_netdev_unregister(struct pktgen_net *pn, struct net_device *dev);
 
 #endif /* _PKTGEN_H */

@@ -299,8 +299,10 @@ static int pg_netdev_event(struct notifier_block *nb, unsigned long event, void 
 	struct pktgen_net *pn = pg_net(dev_net(dev));
 
 	/* The receiver copes with a namespace on its way out by itself. */
-	if (event == NETDEV_UNREGISTER)
+	if (event == NETDEV_UNREGISTER) {
 		pg_rx_netdev_unregister(pn, dev);
+		pg_ipopt_netdev_unregister(pn, dev);
+	}
 	if (READ_ONCE(pn->exiting))
 		return NOTIFY_DONE;
 
@@ -409,6 +411,9 @@ static int __net_init pg_net_init(struct net *net)
 	err = pg_rx_net_init(pn);
 	if (err)
 		goto err_remove_dir;
+	err = pg_ipopt_net_init(pn);
+	if (err)
+		goto err_rx_exit;
 
 	for_each_online_cpu(cpu) {
 		err = pg_thread_create(pn, cpu);
@@ -420,6 +425,8 @@ static int __net_init pg_net_init(struct net *net)
 err_stop_threads:
 	pn->exiting = true;
 	pg_net_stop_threads(pn);
+	pg_ipopt_net_exit(pn);
+err_rx_exit:
 	pg_rx_net_exit(pn);
 err_remove_dir:
 	proc_remove(pn->proc_dir);
@@ -434,6 +441,7 @@ static void __net_exit pg_net_exit(struct net *net)
 	/* Lets a blocked "start" return; threads stop their devices. */
 	wake_up_all(&pn->wq);
 	pg_net_stop_threads(pn);
+	pg_ipopt_net_exit(pn);
 	pg_rx_net_exit(pn);
 	proc_remove(pn->proc_dir);
 }

@@ -346,8 +346,9 @@ pg_set() {
 # ---------------------------------------------------------------- module
 pg_is_ours() { [ "${PKTGEN_MODULE:-ours}" != stock ]; }
 # pg_own_files: the files of /proc/net/pktgen that only ours has, one a
-# line (the receiver, the key=value counters); none for the stock module.
-pg_own_files() { pg_is_ours && printf '%s\n' pgrx pgstats; return 0; }
+# line (the option classifier, the receiver, the key=value counters);
+# none for the stock module.
+pg_own_files() { pg_is_ours && printf '%s\n' ipopt pgrx pgstats; return 0; }
 
 pg_unload() {
 	[ -e /sys/module/pktgen/initstate ] || return 0
