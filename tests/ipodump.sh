@@ -447,7 +447,14 @@ err_is() {	# NAME RC REGEX: what the error run NAME printed and returned
 	echo "rc $(cat "$TMP/e_$1.rc" 2>/dev/null) (want $2): $(cat "$TMP/e_$1.err" 2>/dev/null) (want /$3/)"
 	return 1
 }
-wait_until 60 eval 'for n in $ERR_RUNS; do test -e "$TMP/e_$n.rc" || exit 1; done'
+# (a function: an "exit" in wait_until's eval would end the test itself)
+err_runs_done() {
+	local n
+	for n in $ERR_RUNS; do
+		[ -e "$TMP/e_$n.rc" ] || return 1
+	done
+}
+wait_until 60 err_runs_done
 if [ -e /proc/net/pktgen/ipopt ] || ip netns exec "$R" test -e /proc/net/pktgen/ipopt; then
 	ktap_skip "-T rr without the classifier: exit 1" "the classifier is present"
 else

@@ -62,14 +62,7 @@ ip_expect() {
 ip_cmd() { in_ns "$R" pg_set ipopt "$1"; }
 
 # ip_errno CMD ERRNO PATTERN: the write fails with ERRNO, Result matches.
-ip_errno() {
-	local rc=0 res
-	in_ns "$R" pg_write ipopt "$1" || rc=$?
-	res=$(in_ns "$R" pg_result ipopt)
-	[ "$rc" -eq "$2" ] && grep -qE "$3" <<<"$res" && return 0
-	echo "'$1': errno $rc, Result: $res (want $2, /$3/)"
-	return 1
-}
+ip_errno() { pg_refuses "$R" ipopt "$1" "$2" "$3"; }
 
 # devices NS THREAD DEV DST DSTMAC SPEC=COUNT...: one pktgen device per
 # ip_opt spec on DEV (DEV@1, DEV@2, ...), replacing the thread's devices.

@@ -37,14 +37,7 @@ rx_between() {
 
 # rx_errno NS CMD ERRNO PATTERN: the write fails with ERRNO and a Result
 # matching PATTERN (grep -E).
-rx_errno() {
-	local rc=0 res
-	in_ns "$1" pg_write pgrx "$2" || rc=$?
-	res=$(in_ns "$1" pg_result pgrx)
-	[ "$rc" -eq "$3" ] && grep -qE "$4" <<<"$res" && return 0
-	echo "'$2': errno $rc, Result: $res (want $3, /$4/)"
-	return 1
-}
+rx_errno() { pg_refuses "$1" pgrx "$2" "$3" "$4"; }
 
 # tx_setup NS DEV: the first kpktgend thread of NS drives DEV (only).
 tx_setup() {

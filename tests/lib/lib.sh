@@ -331,6 +331,17 @@ pg_result() {
 	printf '%s\n' "$_PG_TEXT"
 }
 
+# pg_refuses NS FILE CMD ERRNO REGEX: writing CMD to FILE in NS fails
+# with ERRNO and leaves a Result matching REGEX (grep -E).
+pg_refuses() {
+	local rc=0 res
+	in_ns "$1" pg_write "$2" "$3" || rc=$?
+	res=$(in_ns "$1" pg_result "$2")
+	[ "$rc" -eq "$4" ] && grep -qE "$5" <<<"$res" && return 0
+	echo "'$3': errno $rc, Result: $res (want $4, /$5/)"
+	return 1
+}
+
 # pg_set DEV CMD: the classic pgset; the write must succeed with Result OK:.
 pg_set() {
 	local rc=0 _PG_TEXT
