@@ -361,9 +361,15 @@ out:
 static void pg_rx_seq_epoch(struct pg_rx_seq *q, unsigned long *window, u32 seq)
 {
 	q->started = true;
-	q->first = seq;
+	/*
+	 * pktgen numbers every run from 1: a stream first seen at a small
+	 * number lost those before it (they may still come late, as
+	 * reordered).  A receiver enabled in the middle of a run sees a
+	 * number beyond the window and counts from there.
+	 */
+	q->first = seq && seq <= PG_RX_WINDOW ? 1 : seq;
 	q->max = seq;
-	q->span = 1;
+	q->span = seq - q->first + 1;
 	q->unique = 1;
 	q->have_transit = false;
 	bitmap_zero(window, PG_RX_WINDOW);
