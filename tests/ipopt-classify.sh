@@ -36,28 +36,17 @@ ip_val() { sed -n "s/^$1=//p" <<<"$IP_TEXT"; }
 # type of ROW (an interface, or "total") has exactly these counts.
 TYPES="rr ts lsrr ssrr sec ra ra_other other malformed any"
 ip_row() {
-	local row=$1 t got bad=0
+	local row=$1 t pairs=()
 	shift
 	for t in $TYPES; do
-		got=$(ip_val "$row.$t")
-		[ "$got" = "$1" ] || { echo "$row.$t=$got, want $1"; bad=1; }
+		pairs+=("$row.$t" "$1")
 		shift
 	done
-	[ "$bad" -eq 0 ] || printf '%s\n' "$IP_TEXT"
-	return "$bad"
+	kv_expect "$IP_TEXT" "${pairs[@]}"
 }
 
 # ip_expect KEY VALUE...: as rx_expect, on IP_TEXT.
-ip_expect() {
-	local got bad=0
-	while [ $# -ge 2 ]; do
-		got=$(ip_val "$1")
-		[ "$got" = "$2" ] || { echo "$1=$got, want $2"; bad=1; }
-		shift 2
-	done
-	[ "$bad" -eq 0 ] || printf '%s\n' "$IP_TEXT"
-	return "$bad"
-}
+ip_expect() { kv_expect "$IP_TEXT" "$@"; }
 
 ip_cmd() { in_ns "$R" pg_set ipopt "$1"; }
 

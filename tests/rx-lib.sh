@@ -14,16 +14,7 @@ rx_snap() { RX_TEXT=$(in_ns "$1" pg_read pgrx); }
 rx_val() { sed -n "s/^$1=//p" <<<"$RX_TEXT"; }
 
 # rx_expect KEY VALUE [KEY VALUE...]: each KEY has exactly VALUE.
-rx_expect() {
-	local got bad=0
-	while [ $# -ge 2 ]; do
-		got=$(rx_val "$1")
-		[ "$got" = "$2" ] || { echo "$1=$got, want $2"; bad=1; }
-		shift 2
-	done
-	[ "$bad" -eq 0 ] || printf '%s\n' "$RX_TEXT"
-	return "$bad"
-}
+rx_expect() { kv_expect "$RX_TEXT" "$@"; }
 
 # rx_between KEY LO HI: LO <= value of KEY <= HI.
 rx_between() {

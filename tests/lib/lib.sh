@@ -331,6 +331,21 @@ pg_result() {
 	printf '%s\n' "$_PG_TEXT"
 }
 
+# kv_expect TEXT KEY VALUE [KEY VALUE...]: in TEXT (key=value lines, as
+# pgrx, ipopt and pgstats print them) each KEY has exactly VALUE; on a
+# mismatch, say which and print TEXT.
+kv_expect() {
+	local text=$1 got bad=0
+	shift
+	while [ $# -ge 2 ]; do
+		got=$(sed -n "s/^$1=//p" <<<"$text")
+		[ "$got" = "$2" ] || { echo "$1=$got, want $2"; bad=1; }
+		shift 2
+	done
+	[ "$bad" -eq 0 ] || printf '%s\n' "$text"
+	return "$bad"
+}
+
 # pg_refuses NS FILE CMD ERRNO REGEX: writing CMD to FILE in NS fails
 # with ERRNO and leaves a Result matching REGEX (grep -E).
 pg_refuses() {
