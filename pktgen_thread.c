@@ -503,20 +503,29 @@ static bool pg_xmit_receive(struct pktgen_run *r, struct net_device *odev,
 }
 
 /*
- * xmit_mode queue_xmit: through dev_queue_xmit() and the qdisc.  A shared
- * skb is handed over again only once the qdisc and driver let go of it:
- * one skb must never sit in a queue twice.
+ * xmit_mode queue_xmit: through dev_queue_xmit() and the qdisc.  An skb
+ * sent once is handed over.  One sent again (clone_skb > 1) is shared, and
+ * handed over again only once the qdisc and driver let go of it: one skb
+ * must never sit in a queue twice.  The stack may rewrite an skb on its way
+ * (validate_xmit_skb() linearizes fragments for a device, or a VLAN/MPLS
+ * packet, without scatter-gather) and BUG()s if that skb is shared, so a
+ * shared one is made linear first where it would be.
  */
-static bool pg_xmit_queue(struct pktgen_dev *pkt, bool shared)
+static bool pg_xmit_queue(struct pktgen_dev *pkt, bool reuse)
 {
 	struct pktgen_run *r = &pkt->run;
 	struct sk_buff *skb = r->skb;
 	unsigned int len = skb->len;
 	int ret;
 
-	if (shared) {
+	if (reuse) {
 		if (refcount_read(&skb->users) > 1)
 			return false;
+		if (skb_needs_linearize(skb, netif_skb_features(skb)) &&
+		    skb_linearize(skb)) {
+			r->errors++;
+			return true;
+		}
 		skb_get(skb);
 	} else {
 		r->skb = NULL;
@@ -624,7 +633,7 @@ static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt)
 		r->last_ok = pg_xmit_receive(r, odev, shared ? r->cfg.burst : 1, shared);
 		break;
 	case PG_XMIT_QUEUE:
-		r->last_ok = pg_xmit_queue(pkt, shared);
+		r->last_ok = pg_xmit_queue(pkt, shared && r->cfg.clone_skb > 1);
 		break;
 	default:
 		r->last_ok = pg_xmit_start(r, odev, shared ? r->cfg.burst : 1, shared);
