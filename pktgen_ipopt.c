@@ -636,6 +636,7 @@ static ssize_t pg_ipopt_write(struct file *file, const char __user *ubuf, size_t
 		return -EFAULT;
 	/* a trailing NUL (or anything after one) ends the command */
 	buf[count] = '\0';
+	pg_cmd_printable(buf);
 	err = pg_ipopt_command(ipn, buf);
 	return err ?: count;
 }

@@ -105,6 +105,19 @@ static size_t pg_word_len(const char *p)
 }
 
 /*
+ * Results echo names from the write and device names become file names:
+ * every byte of a command that is neither printable ASCII nor a separator
+ * becomes '?', so what a read shows is always text.  No command word or
+ * value uses such bytes, so nothing valid changes.
+ */
+void pg_cmd_printable(char *cmd)
+{
+	for (; *cmd; cmd++)
+		if ((*cmd < ' ' || *cmd > '~') && !pg_is_sep(*cmd))
+			*cmd = '?';
+}
+
+/*
  * Copy a write into a NUL-terminated kernel string.  A NUL inside the
  * write ends the command, like the C string upstream parsed.
  */
@@ -121,6 +134,7 @@ static char *pg_copy_cmd(const char __user *ubuf, size_t count)
 		return ERR_PTR(-EFAULT);
 	}
 	buf[len] = '\0';
+	pg_cmd_printable(buf);
 	return buf;
 }
 

@@ -917,6 +917,7 @@ static ssize_t pg_rx_write(struct file *file, const char __user *ubuf, size_t co
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
 	buf[count] = '\0';
+	pg_cmd_printable(buf);
 	err = pg_rx_command(rxn, buf);
 	return err ?: count;
 }
