@@ -82,6 +82,17 @@ check:
 	tests/lib/build-all.sh
 	tests/lib/check.sh
 
+# The debug kernel (KASAN, UBSAN, lockdep, kmemleak, fault injection) of
+# tests/debug/debug.config, built from linux-source-6.12 and cached in
+# ~/.cache/pktgen-debug; check-debug runs every test on it (see README).
+debug-kernel:
+	tests/lib/setup.sh
+	tests/lib/debug-kernel.sh
+
+check-debug: debug-kernel
+	tests/lib/build-all.sh
+	tests/lib/check.sh $$(tests/lib/debug-kernel.sh 2>/dev/null | tail -n 1)
+
 # Set up, build, boot a VM and send packets with a classic script.
 run:
 	tests/lib/setup.sh
@@ -94,7 +105,7 @@ sparse:
 style:
 	tests/lib/style.sh
 
-.PHONY: all modules modules-all clean install check run sparse style
+.PHONY: all modules modules-all clean install check run sparse style debug-kernel check-debug
 .PHONY: install-built dkms-src dkms check-dkms
 
 # Benchmarks: the kernel's own pktgen.ko against ours, alternately in one

@@ -118,7 +118,8 @@ static int pg_ifname_of(const char *name, char *ifname)
 {
 	size_t len = strcspn(name, "@");
 
-	if (len == 0 || len >= IFNAMSIZ)
+	/* the whole name becomes a file of /proc/net/pktgen (proc WARNs on '/') */
+	if (len == 0 || len >= IFNAMSIZ || strchr(name, '/'))
 		return -EINVAL;
 	memcpy(ifname, name, len);
 	ifname[len] = '\0';

@@ -741,14 +741,17 @@ static void pg_stop_requested(struct pktgen_dev *pkt)
 		pg_stop_device(pkt);
 }
 
+/*
+ * Only the thread itself removes its devices (pg_thread_remove()), so it
+ * walks its list without the RCU read lock, and @fn may sleep: starting a
+ * device allocates with GFP_KERNEL.  Writers only add, with list_add_rcu().
+ */
 static void pg_thread_for_each(struct pktgen_thread *t, void (*fn)(struct pktgen_dev *))
 {
 	struct pktgen_dev *pkt;
 
-	rcu_read_lock();
-	list_for_each_entry_rcu(pkt, &t->devs, list)
+	list_for_each_entry_rcu(pkt, &t->devs, list, current == t->task)
 		fn(pkt);
-	rcu_read_unlock();
 }
 
 static void pg_thread_control(struct pktgen_thread *t)

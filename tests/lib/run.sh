@@ -3,7 +3,8 @@
 #
 # Test runner (inside the VM, as root): runs every executable tests/*.sh
 # in order, prints KTAP with each script's output as an indented subtest,
-# fails a script on a kernel splat or a failing `rmmod pktgen`, and writes
+# fails a script on a kernel splat, a kmemleak report (where the kernel has
+# kmemleak) or a failing `rmmod pktgen`, and writes
 # "passed failed skipped" (subtest counts) to $OUT/counts-$KV.
 #
 # Env: KV (default uname -r), OUT (default /tmp), TESTS="a b" (only these
@@ -77,9 +78,12 @@ for t in "${scripts[@]}"; do
 	if [ -e /sys/module/pktgen/initstate ] && ! rmmod pktgen; then
 		reason="${reason:+$reason, }rmmod pktgen failed"
 	fi
+	leaks=""
 	if [ -w "$KMEMLEAK" ]; then
+		# an object is reported once unreferenced and older than 5 s
+		sleep 6
 		echo scan >"$KMEMLEAK"
-		cat "$KMEMLEAK" >/dev/null
+		leaks=$(cat "$KMEMLEAK")
 	fi
 	after=$(dmesg | wc -l)
 	[ "$after" -lt "$before" ] && before=0	# ring buffer wrapped
@@ -88,6 +92,11 @@ for t in "${scripts[@]}"; do
 		echo "# kernel splat during $name:"
 		dmesg | tail -n +$((before + 1)) | sed 's/^/# /'
 		reason="${reason:+$reason, }kernel splat"
+	fi
+	if [ -n "$leaks" ]; then
+		echo "# kmemleak after $name:"
+		sed 's/^/# /' <<<"$leaks"
+		reason="${reason:+$reason, }kmemleak report"
 	fi
 
 	sp=$(grep -cE '^ok [0-9]+' "$log")

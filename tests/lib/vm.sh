@@ -6,10 +6,13 @@
 #
 #	tests/lib/vm.sh check [KV...]	every installed kernel by default
 #	tests/lib/vm.sh run [KV]	the newest kernel by default
+# A KV without /boot/vmlinuz-KV boots /lib/modules/KV/build's bzImage (the
+# debug kernel of `make debug-kernel`); it is never a default.
 #
 # Env passed into the guest: TESTS="a b" (only these tests), TEST_TIMEOUT,
-# PKTGEN_MODULE=stock (test the distribution's pktgen).  VM_TIMEOUT is the
-# limit per VM in seconds (2700).
+# PKTGEN_MODULE=stock (test the distribution's pktgen), and the stress
+# tests' FUZZ_*, RACE_SECONDS, FAULT_SECONDS.  VM_TIMEOUT is the limit per
+# VM in seconds (2700); VM_VERBOSE=1 shows the kernel's console.
 set -u
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
@@ -52,17 +55,27 @@ else
 fi
 
 genv=("$helper")
-for v in TESTS TEST_TIMEOUT PKTGEN_MODULE; do
+for v in TESTS TEST_TIMEOUT PKTGEN_MODULE FUZZ_WRITES FUZZ_PROCS FUZZ_SEED \
+	 FUZZ_SECONDS RACE_SECONDS FAULT_SECONDS; do
 	[ -n "${!v:-}" ] && genv+=("$v=${!v}")
 done
+
+# the kernel image of KV: /boot/vmlinuz-KV, or the bzImage of the build
+# tree /lib/modules/KV/build points to (make debug-kernel)
+kimage() {
+	local img=/lib/modules/$1/build/arch/x86/boot/bzImage
+	[ -e "/boot/vmlinuz-$1" ] && img=/boot/vmlinuz-$1
+	echo "$img"
+}
 
 boot() {	# KV MODE: run guest.sh MODE in a VM, console to $OUT/console-KV.log
 	local kv=$1 m=$2 cmd rc t0
 	cmd="bash $(printf '%q ' "$REPO/tests/lib/guest.sh" "$m" "$kv" "$OUT" "${genv[@]}")"
 	echo "vm.sh: booting $kv ($m)"
 	t0=$SECONDS
-	timeout -k 30 "${VM_TIMEOUT:-2700}" "$VNG" --run "/boot/vmlinuz-$kv" \
+	timeout -k 30 "${VM_TIMEOUT:-2700}" "$VNG" --run "$(kimage "$kv")" \
 		--disable-kvm --cpus 2 --memory 2G --append "panic_on_warn=1" \
+		${VM_VERBOSE:+--verbose} \
 		--rwdir "$OUT" --cwd "$REPO" -- "$cmd" </dev/null 2>&1 |
 		tee "$OUT/console-$kv.log"
 	rc=${PIPESTATUS[0]}

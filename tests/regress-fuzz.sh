@@ -1,0 +1,103 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What stress-fuzz found, one case each:
+# 1. add_device with a '/' after the '@' (the name becomes a proc file
+#    name: proc_create WARNs, a panic with panic_on_warn) must be EINVAL;
+# 2. xmit_mode queue_xmit with frags on a
+# VLAN or MPLS stream.  The dummy device has no scatter-gather for tagged
+# packets, so validate_xmit_skb() linearizes the skb; a shared skb there is
+# a BUG() in pskb_expand_head().  Each run must send COUNT frames of
+# pkt_size bytes with the tag and the pktgen header intact, each built skb
+# sent once (clone_skb 0) or 10 times (clone_skb 10).
+#
+#   netns $NS: [ d0 (dummy) ] <- pktgen, tcpdump on d0's egress
+. "$(dirname "$0")/lib/lib.sh"
+
+COUNT=100 SIZE=1000
+
+ktap_header
+ktap_plan 11
+
+if ! pg_is_ours; then
+	ktap_skip "fuzzer regressions" "ours only: stock has the same code paths; not run on it"
+	ktap_finish
+fi
+if ! pg_load; then
+	ktap_fail "module loads"
+	ktap_finish
+fi
+ktap_pass "module loads"
+_pgw_init
+tmp=$(lib_tmpdir)
+ns_create NS
+dummy_create "$NS" d0
+
+slash_refused() {
+	local rc=0 res
+	_PG_NS=$NS pg_write kpktgend_0 "add_device d0@a/b" || rc=$?
+	res=$(_PG_NS=$NS pg_result kpktgend_0)
+	[ "$rc" -eq 22 ] && [ "$res" = "ERROR: can not add device d0@a/b" ] && return 0
+	echo "errno $rc, Result '$res'"
+	return 1
+}
+check "add_device d0@a/b: EINVAL, 'ERROR: can not add device d0@a/b'" slash_refused
+check "no file d0@a/b or d0@a" eval '! ip netns exec "$NS" ls "$PG_PROC" | grep -q "^d0@"'
+
+one_run() {	# LABEL CLONE ENCAP...: configure, capture, run, check
+	local label=$1 clone=$2 res
+	shift 2
+	_PG_NS=$NS pg_write pgctrl reset
+	_PG_NS=$NS pg_set kpktgend_0 "add_device d0" || return 1
+	for c in "count $COUNT" "pkt_size $SIZE" "frags 3" "xmit_mode queue_xmit" \
+		 "clone_skb $clone" "dst 10.0.0.9" "dst_mac 02:00:00:00:00:09" "$@"; do
+		_PG_NS=$NS pg_set d0 "$c" || return 1
+	done
+	cap_start "$NS" d0 "$tmp/$label.pcap" || return 1
+	_PG_NS=$NS pg_write pgctrl start || { echo "start: errno $?"; return 1; }
+	cap_stop
+	res=$(_PG_NS=$NS pg_result d0)
+	[[ "$res" == "OK: "*", $COUNT ($SIZE"* ]] || { echo "Result: $res"; return 1; }
+}
+# the capture: COUNT frames of SIZE bytes, all with the tag; the pktgen
+# seq is the same for the CLONE sends of one skb and rises from 1
+frames_ok() {	# LABEL CLONE KIND
+	python3 - "$LIB_DIR" "$tmp/$1.pcap" "$2" "$3" "$COUNT" "$SIZE" <<-'EOF'
+	import sys
+	sys.path.insert(0, sys.argv[1])
+	import pcap
+	frs = pcap.frames(sys.argv[2])
+	clone, kind, count, size = int(sys.argv[3]), sys.argv[4], int(sys.argv[5]), int(sys.argv[6])
+	bad = []
+	if len(frs) != count:
+	    bad.append("%d frames, want %d" % (len(frs), count))
+	for f in frs:
+	    if f["wire_len"] != size:
+	        bad.append("frame %d: %d bytes" % (f["n"], f["wire_len"]))
+	    elif kind == "vlan" and [v["vid"] for v in f.get("vlans", [])] != [5]:
+	        bad.append("frame %d: vlans %s" % (f["n"], f.get("vlans")))
+	    elif kind == "mpls" and [m["label"] for m in f.get("mpls", [])] != [16]:
+	        bad.append("frame %d: mpls %s" % (f["n"], f.get("mpls")))
+	    elif "pktgen" not in f or not f["pktgen"]["pad_zero"]:
+	        bad.append("frame %d: no intact pktgen header/padding" % f["n"])
+	seqs = [f["pktgen"]["seq"] for f in frs if "pktgen" in f]
+	per = max(clone, 1)
+	firsts = [g[0] for g in (seqs[i:i + per] for i in range(0, len(seqs), per))]
+	same = all(len(set(seqs[i:i + per])) == 1 for i in range(0, len(seqs), per))
+	if not bad and not (same and firsts == sorted(set(firsts)) and seqs[:1] == [1]):
+	    bad.append("seqs %s...: want runs of %d equal, rising from 1" % (seqs[:24], per))
+	print("\n".join(bad[:5]))
+	sys.exit(1 if bad else 0)
+	EOF
+}
+
+for clone in 0 10; do
+	check "vlan, clone_skb $clone: run of $COUNT" one_run "vlan$clone" "$clone" "vlan_id 5"
+	check "vlan, clone_skb $clone: $COUNT tagged frames of $SIZE bytes on the wire" \
+		frames_ok "vlan$clone" "$clone" vlan
+	check "mpls, clone_skb $clone: run of $COUNT" one_run "mpls$clone" "$clone" "mpls 00010000"
+	check "mpls, clone_skb $clone: $COUNT labelled frames of $SIZE bytes on the wire" \
+		frames_ok "mpls$clone" "$clone" mpls
+done
+
+ktap_finish
