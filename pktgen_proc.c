@@ -106,15 +106,19 @@ static size_t pg_word_len(const char *p)
 
 /*
  * Results echo names from the write and device names become file names:
- * every byte of a command that is neither printable ASCII nor a separator
- * becomes '?', so what a read shows is always text.  No command word or
- * value uses such bytes, so nothing valid changes.
+ * every byte of a command that is neither printable ASCII nor a tab or a
+ * newline becomes '?' (a carriage return, a separator, becomes a blank),
+ * so what a read shows is always text.  No command word or value uses
+ * such bytes, so nothing valid changes.
  */
 void pg_cmd_printable(char *cmd)
 {
-	for (; *cmd; cmd++)
-		if ((*cmd < ' ' || *cmd > '~') && !pg_is_sep(*cmd))
+	for (; *cmd; cmd++) {
+		if (*cmd == '\r')
+			*cmd = ' ';
+		else if ((*cmd < ' ' || *cmd > '~') && *cmd != '\t' && *cmd != '\n')
 			*cmd = '?';
+	}
 }
 
 /*

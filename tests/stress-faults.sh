@@ -7,8 +7,8 @@
 # call stack passes through pktgen's text (require-start/-end), in any
 # task (the kpktgend threads too), with a probability that rises round
 # after round: netns creation (the per-netns init), add_device,
-# configuration, ipopt on, start with frags (page allocations) and skb
-# builds.  Each round then turns injection off and checks that the netns
+# configuration, ipopt on, start with frags and skb builds (9000-byte
+# packets take their data from the page allocator).  Each round then turns injection off and checks that the netns
 # still works: reset, a 100-packet run.  The test runner unloads the module
 # and scans kmemleak and dmesg: every error path must unwind cleanly.
 #
@@ -17,9 +17,10 @@
 #
 #   netns per round: x0 (dummy)
 # test-timeout: 900
+# suite: stress
 . "$(dirname "$0")/lib/lib.sh"
 
-FAULT_SECONDS=${FAULT_SECONDS:-60}
+FAULT_SECONDS=${FAULT_SECONDS:-120}
 DBG=/sys/kernel/debug
 FAILSLAB=$DBG/failslab
 FAILPAGE=$DBG/fail_page_alloc
@@ -86,9 +87,9 @@ round() {	# NETNS PERCENT
 		ip netns add "$x" || return 1
 		inject "$2"
 	fi
-	dummy_create "$x" x0
+	dummy_create "$x" x0 && ip -n "$x" link set x0 mtu 9000
 	_PG_NS=$x pg_write kpktgend_0 "add_device x0"
-	for c in "count 300" "pkt_size 300" "frags 2" "ip_opt rr:2" "dst 10.0.0.9" \
+	for c in "count 300" "pkt_size $((RANDOM % 2 ? 300 : 9000))" "frags 2" "ip_opt rr:2" "dst 10.0.0.9" \
 		 "dst_mac 02:00:00:00:00:09" "clone_skb 0"; do
 		_PG_NS=$x pg_write x0 "$c"
 	done

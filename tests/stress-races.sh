@@ -13,6 +13,7 @@
 #
 #   netns $NS: d0, d1 (dummy); netns per round for 3.
 # test-timeout: 900
+# suite: stress
 . "$(dirname "$0")/lib/lib.sh"
 
 RACE_SECONDS=${RACE_SECONDS:-20}

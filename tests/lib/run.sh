@@ -8,7 +8,8 @@
 # "passed failed skipped" (subtest counts) to $OUT/counts-$KV.
 #
 # Env: KV (default uname -r), OUT (default /tmp), TESTS="a b" (only these
-# scripts, names without .sh), TEST_TIMEOUT (seconds per script, 600; a
+# scripts, names without .sh), STRESS=1 (also the stress tests, marked by a
+# line "# suite: stress"), TEST_TIMEOUT (seconds per script, 600; a
 # script that needs longer says so in a line "# test-timeout: SECONDS").
 set -u
 
@@ -27,8 +28,13 @@ if [ -n "${TESTS:-}" ]; then
 		scripts+=("$TDIR/${t%.sh}.sh")
 	done
 else
+	# stress tests ("# suite: stress") only with STRESS=1 (check-debug)
 	for t in "$TDIR"/*.sh; do
-		[ -x "$t" ] && scripts+=("$t")
+		[ -x "$t" ] || continue
+		if [ "${STRESS:-0}" != 1 ] && grep -qx '# suite: stress' "$t"; then
+			continue
+		fi
+		scripts+=("$t")
 	done
 fi
 

@@ -10,8 +10,8 @@
 # debug kernel of `make debug-kernel`); it is never a default.
 #
 # Env passed into the guest: TESTS="a b" (only these tests), TEST_TIMEOUT,
-# PKTGEN_MODULE=stock (test the distribution's pktgen), and the stress
-# tests' FUZZ_*, RACE_SECONDS, FAULT_SECONDS.  VM_TIMEOUT is the limit per
+# PKTGEN_MODULE=stock (test the distribution's pktgen), STRESS=1 (the
+# stress tests too) and their FUZZ_*, RACE_SECONDS, FAULT_SECONDS.  VM_TIMEOUT is the limit per
 # VM in seconds (2700); VM_VERBOSE=1 shows the kernel's console.
 set -u
 
@@ -55,7 +55,7 @@ else
 fi
 
 genv=("$helper")
-for v in TESTS TEST_TIMEOUT PKTGEN_MODULE FUZZ_WRITES FUZZ_PROCS FUZZ_SEED \
+for v in TESTS TEST_TIMEOUT PKTGEN_MODULE STRESS FUZZ_WRITES FUZZ_PROCS FUZZ_SEED \
 	 FUZZ_SECONDS RACE_SECONDS FAULT_SECONDS; do
 	[ -n "${!v:-}" ] && genv+=("$v=${!v}")
 done
