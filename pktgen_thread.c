@@ -502,14 +502,33 @@ static bool pg_xmit_receive(struct pktgen_run *r, struct net_device *odev,
 	return true;
 }
 
+/* queue_xmit sends an skb again (shared) only with clone_skb > 1 */
+static bool pg_queue_reuses(const struct pktgen_run *r, bool shared)
+{
+	return r->cfg.xmit_mode == PG_XMIT_QUEUE && shared && r->cfg.clone_skb > 1;
+}
+
+/*
+ * The stack may rewrite an skb on its way (validate_xmit_skb() linearizes
+ * fragments for a device, or a VLAN/MPLS packet, without scatter-gather)
+ * and BUG()s if that skb is shared: an skb queue_xmit will share is made
+ * linear once, when built, where the stack would do it.
+ */
+static struct sk_buff *pg_queue_ready(struct sk_buff *skb)
+{
+	if (!IS_ERR(skb) && skb_needs_linearize(skb, netif_skb_features(skb)) &&
+	    skb_linearize(skb)) {
+		kfree_skb(skb);
+		return ERR_PTR(-ENOMEM);
+	}
+	return skb;
+}
+
 /*
  * xmit_mode queue_xmit: through dev_queue_xmit() and the qdisc.  An skb
- * sent once is handed over.  One sent again (clone_skb > 1) is shared, and
- * handed over again only once the qdisc and driver let go of it: one skb
- * must never sit in a queue twice.  The stack may rewrite an skb on its way
- * (validate_xmit_skb() linearizes fragments for a device, or a VLAN/MPLS
- * packet, without scatter-gather) and BUG()s if that skb is shared, so a
- * shared one is made linear first where it would be.
+ * sent once is handed over.  One sent again is shared, and handed over
+ * again only once the qdisc and driver let go of it: one skb must never
+ * sit in a queue twice.
  */
 static bool pg_xmit_queue(struct pktgen_dev *pkt, bool reuse)
 {
@@ -521,11 +540,6 @@ static bool pg_xmit_queue(struct pktgen_dev *pkt, bool reuse)
 	if (reuse) {
 		if (refcount_read(&skb->users) > 1)
 			return false;
-		if (skb_needs_linearize(skb, netif_skb_features(skb)) &&
-		    skb_linearize(skb)) {
-			r->errors++;
-			return true;
-		}
 		skb_get(skb);
 	} else {
 		r->skb = NULL;
@@ -621,6 +635,8 @@ static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt)
 			++r->clone_count >= (shared ? r->cfg.clone_skb : 0))) {
 		consume_skb(r->skb);
 		r->skb = pg_build_skb(r, odev);
+		if (pg_queue_reuses(r, shared))
+			r->skb = pg_queue_ready(r->skb);
 		r->clone_count = 0;
 		if (IS_ERR(r->skb)) {
 			pg_build_failed(pkt, PTR_ERR(r->skb));
@@ -633,7 +649,7 @@ static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt)
 		r->last_ok = pg_xmit_receive(r, odev, shared ? r->cfg.burst : 1, shared);
 		break;
 	case PG_XMIT_QUEUE:
-		r->last_ok = pg_xmit_queue(pkt, shared && r->cfg.clone_skb > 1);
+		r->last_ok = pg_xmit_queue(pkt, pg_queue_reuses(r, shared));
 		break;
 	default:
 		r->last_ok = pg_xmit_start(r, odev, shared ? r->cfg.burst : 1, shared);
