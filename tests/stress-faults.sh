@@ -31,7 +31,7 @@ if [ ! -d "$FAILSLAB" ] || [ ! -d "$FAILPAGE" ]; then
 	ktap_skip "fault injection" "no $FAILSLAB or $FAILPAGE (CONFIG_FAILSLAB, CONFIG_FAIL_PAGE_ALLOC)"
 	ktap_finish
 fi
-ktap_plan 7
+ktap_plan 8
 
 if ! pg_load; then
 	ktap_fail "module loads"
@@ -75,6 +75,7 @@ setup_all() {
 	fault_setup "$FAILSLAB" && fault_setup "$FAILPAGE" &&
 		attr "$FAILPAGE" min-order 0 && attr "$FAILSLAB" cache-filter N
 }
+pin_static_keys
 check "failslab and fail_page_alloc set up on pktgen's text" setup_all
 
 # one round at PERCENT: everything may fail; errors are fine, hangs not

@@ -22,7 +22,7 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-$(( ${TEST_TIMEOUT:-0} > 1200 ? TEST_TIMEOUT - 300 
 FUZZ_SEED=${FUZZ_SEED:-$SRANDOM}
 
 ktap_header
-ktap_plan 7
+ktap_plan 8
 
 tmp=$(lib_tmpdir)
 check "pgfuzz builds" cc -O2 -o "$tmp/pgfuzz" "$LIB_DIR/pgfuzz.c"
@@ -32,6 +32,7 @@ if ! pg_load; then
 fi
 ktap_pass "module loads"
 
+pin_static_keys
 ns_create NS
 ns_create NS2
 dummy_create "$NS" d0

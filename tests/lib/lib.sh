@@ -460,6 +460,33 @@ dummy_create() {
 	_dev_prep "$1" "$2"
 }
 
+# pin_static_keys: from a netns of its own, hold enabled the static keys
+# that the receiver's "rx" (netdev ingress) and the classifier's "on" (IPv4
+# pre-routing) switch, so a test that switches them in a loop while both
+# CPUs receive packets never patches them.  Under TCG (QEMU 7.2) patching
+# a jump label that the other vCPU is executing can leave both vCPUs
+# trapping forever on a stale int3 in __netif_receive_skb_core(); the stock
+# module hangs the same way when a loop of "tc qdisc add/del clsact" flips
+# the ingress key during a netif_receive run (README, "Robustness").
+# One subtest; in the test's shell (the netns is deleted at its exit).
+_pin_keys() {
+	local pin_ns	# not "ns": ns_create's own local would shadow it
+	ns_create pin_ns && dummy_create "$pin_ns" pin0 || return 1
+	tc -n "$pin_ns" qdisc add dev pin0 clsact || return 1
+	pg_is_ours || return 0
+	_PG_NS=$pin_ns pg_set pgrx "rx pin0" && _PG_NS=$pin_ns pg_set ipopt on
+}
+pin_static_keys() {
+	local out
+	lib_tmpdir >/dev/null
+	out=$_LIB_TMP/pin.log
+	if _pin_keys >"$out" 2>&1; then
+		ktap_pass "static keys held on from another netns (TCG: pin_static_keys)"
+	else
+		ktap_fail "static keys held on from another netns" "$(cat "$out")"
+	fi
+}
+
 # ---------------------------------------------------------------- capture
 _CAP_PIDS=() _CAP_FILES=()
 
