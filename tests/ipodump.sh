@@ -318,7 +318,7 @@ chk_run() { ktap_report < <(python3 -c "$CHECKER" batch "$CHECKS" 2>&1); CHECKS=
 has() { grep -qE -- "$2" "$1" || { echo "no /$2/ in $1:"; cat "$1"; false; }; }
 
 ktap_header
-ktap_plan 56
+ktap_plan 64
 
 if ! setup >"$TMP/setup.log" 2>&1; then
 	ktap_fail "setup" "$(cat "$TMP/setup.log")"
@@ -466,11 +466,6 @@ check "-T rr,ts -Q 5: NFQUEUE 5 bound over netlink, verdicts set, restored on SI
 	has "$TMP/q.err" "^ipodump: 0 packets printed, 0 accepted" &&
 	[ "$(cat "$CTL")" = "$(printf "on\nverdict rr queue:5\nverdict ts queue:5\nverdict rr accept\nverdict ts accept")" ] ||
 	{ cat "$CTL"; false; }'
-if command -v nft >/dev/null || command -v iptables >/dev/null; then
-	ktap_skip "NFQUEUE packets printed and accepted" "not written yet: packets through the classifier's queue verdict"
-else
-	ktap_skip "NFQUEUE packets printed and accepted" "no nft or iptables in the guest to queue packets"
-fi
 check "bad filter (run by its #! line): exit 2" err_is filter 2 '^ipodump: bad filter "bogus"'
 check "mixed expression: exit 2" err_is mixed 2 '^ipodump: bad expression "ra,rr": .* do not mix'
 check "bad count: exit 2" err_is count 2 '^ipodump: bad count "x"'
@@ -481,5 +476,59 @@ if command -v setpriv >/dev/null; then
 else
 	ktap_skip "unprivileged" "no setpriv"
 fi
+
+# ------------------------------------------------------------ 4. NFQUEUE, real packets
+# -T rr through pktgen's classifier in R: while ipodump is stopped (SIGSTOP)
+# the RR packets wait in NFQUEUE 7 and K gets only the TS packets sent
+# beside them; once it runs again it prints and accepts them, and the
+# kernel forwards each once (R records its address).
+NFQ_CHECKS=9
+ipopt_r() {	# KEY: a value of R's classifier (display script)
+	ip netns exec "$R" sh -c 'echo "display script" >/proc/net/pktgen/ipopt &&
+		cat /proc/net/pktgen/ipopt' | sed -n "s/^$1=//p"
+}
+if ! ip netns exec "$R" test -e /proc/net/pktgen/ipopt; then
+	for i in $(seq "$NFQ_CHECKS"); do
+		ktap_skip "NFQUEUE with real packets ($i)" "no IPv4 option classifier (stock pktgen)"
+	done
+	ktap_finish
+fi
+N=20
+IPOD_PIDS=()
+ipod_start q_rr "$R" -i -T rr -Q 7 -c "$N"
+ipod_start k_rr "$K" -c "$N" rr
+ipod_started "-T rr -Q 7 through the classifier in R, and an rr listener in K, started"
+qpid=$(pgrep -P "$(cat "$TMP/q_rr.pid")")
+kill -STOP "$qpid"
+k0=$(k_rx) f0=$(r_snmp ForwDatagrams) q0=$(ipopt_r total.queued)
+tx_set "$S" s0 "ip_opt rr:2" "count $N" && tx_run "$S" &&
+	tx_set "$S" s0 "ip_opt ts:tsonly:3" && tx_run "$S"
+wait_until 10 eval '[ $(( $(k_rx) - k0 )) -ge $N ]'
+sleep 1
+k1=$(k_rx) f1=$(r_snmp ForwDatagrams) q1=$(ipopt_r total.queued)
+check "ipodump stopped: K got the $N TS packets only (+$((k1 - k0))), R forwarded $N (+$((f1 - f0)))" \
+	test $((k1 - k0)) -eq "$N" -a $((f1 - f0)) -eq "$N"
+check "classifier in R: the $N RR packets queued (total.queued +$((q1 - q0))), verdict.rr=queue:7" \
+	eval '[ $((q1 - q0)) -eq "$N" ] && [ "$(ipopt_r verdict.rr)" = queue:7 ]'
+kill -CONT "$qpid"
+check "ipodump runs again: exits by itself after $N packets" wait_until 30 test -e "$TMP/q_rr.rc"
+wait_until 10 test -e "$TMP/k_rr.rc"
+k2=$(k_rx) f2=$(r_snmp ForwDatagrams)
+check "-T rr: exit 0, '$N packets printed, $N accepted'" eval '
+	[ "$(cat "$TMP/q_rr.rc")" = 0 ] &&
+	has "$TMP/q_rr.err" "^ipodump: $N packets printed, $N accepted$"'
+check "accepted: K got each RR packet once (+$((k2 - k1))), forwarded by R's kernel (+$((f2 - f1)))" \
+	test $((k2 - k1)) -eq "$N" -a $((f2 - f1)) -eq "$N"
+chk intercept "$TMP/q_rr.out" "-T rr: the $N queued packets printed (r0, ttl 32, RR empty)" \
+	"$N" " r0 10\.61\.0\.1 > 10\.63\.0\.2: udp 9 > 9, len 186, ttl 32, .* \| rr len 11 ptr 4: \^0\.0\.0\.0 0\.0\.0\.0"
+chk intercept "$TMP/k_rr.out" "at K: ttl 31, R's address $IPR1 recorded, pointer 8" \
+	"$N" "^\S+ 10\.61\.0\.1 > 10\.63\.0\.2: udp 9 > 9, len 186, ttl 31, .* \| rr len 11 ptr 8: 10\.62\.0\.254 \^0\.0\.0\.0"
+chk_run
+ktap_diag "q_rr:"$'\n'"$(head -n 4 "$TMP/q_rr.out")"$'\n'"$(cat "$TMP/q_rr.err")"
+k0=$(k_rx)
+tx_set "$S" s0 "ip_opt rr:2" && tx_run "$S"
+wait_until 10 eval '[ $(( $(k_rx) - k0 )) -ge $N ]'
+check "after ipodump exits: verdict.rr=accept again, RR forwarded (K +$(( $(k_rx) - k0 )))" \
+	eval '[ "$(ipopt_r verdict.rr)" = accept ] && [ $(( $(k_rx) - k0 )) -eq "$N" ]'
 
 ktap_finish
