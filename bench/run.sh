@@ -7,16 +7,19 @@
 # bench/results/<date>-<kv>.{md,csv,png} plus the raw runs (-runs.csv).
 #
 #	bench/run.sh [--kernel 6.12|6.1|all|KV] [--quick] [--runs N]
-#		[--secs S] [--cells 'GLOB...'] [--no-build]
+#		[--secs S] [--cells 'GLOB...'] [--no-build] [--ipopt]
 #
 # --quick: one short run per cell (results saved with a -quick suffix).
+# --ipopt: the IPv4 option forwarding benchmark (bench/ipopt-guest.sh, the
+# PF_IPOPTION memo's measurement; make bench-ipopt) instead; saved as
+# bench/results/<date>-<kv>-ipopt.{md,csv}.
 # The default (5 runs of 1 s per module and cell) takes about 15 minutes
 # per kernel under TCG.  Env: VM_TIMEOUT (s, per VM) as for vm.sh.
 set -u
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 BENCH=$REPO/bench
-kernel=6.12 build=1 quick="" args=()
+kernel=6.12 build=1 quick="" args=() guest=guest.sh
 
 usage() {
 	sed -n '/^#	bench\/run.sh/,/^#		\[--secs/p' "$0" | sed 's/^#//' >&2
@@ -29,6 +32,7 @@ while [ $# -gt 0 ]; do
 	--quick) quick=-quick; args+=(--quick) ;;
 	--runs|--secs|--cells) args+=("$1" "$2"); shift ;;
 	--no-build) build=0 ;;
+	--ipopt) guest=ipopt-guest.sh ;;
 	*) usage ;;
 	esac
 	shift
@@ -76,6 +80,14 @@ bench_one() {	# KV: one VM; report into bench/results
 	host_meta "$dir/host.txt" "$load"
 	mkdir -p "$BENCH/results"
 	name=$BENCH/results/$(date +%Y-%m-%d)-$kv$quick
+	if [ "$guest" = ipopt-guest.sh ]; then
+		name+=-ipopt
+		cp "$dir/runs.csv" "$name.csv"
+		python3 "$BENCH/ipopt-report.py" "$dir/runs.csv" "$dir/meta.txt" \
+			"$dir/host.txt" | tee "$name.md"
+		echo "bench: saved $name.md, .csv"
+		return "$rc"
+	fi
 	cp "$dir/runs.csv" "$name-runs.csv"
 	echo
 	python3 "$BENCH/report.py" --meta "$dir/meta.txt" --meta "$dir/host.txt" \
@@ -96,6 +108,7 @@ fi
 conf="BENCH_ARGS=("
 [ ${#args[@]} -gt 0 ] && conf+=$(printf '%q ' "${args[@]}")
 echo "$conf)" >"$BENCH/.config"
+echo "BENCH_GUEST=$guest" >>"$BENCH/.config"
 rc=0
 for kv in "${kvs[@]}"; do
 	bench_one "$kv" || rc=1

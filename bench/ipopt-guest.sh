@@ -1,0 +1,151 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The PF_IPOPTION memo's measurement redone on Linux, inside the VM (run by
+# bench/ipopt.sh through tests/lib/vm.sh): what a router pays to forward
+# IPv4 packets with options, with pktgen's classifier off and on, and with
+# the packets intercepted by tools/ipodump and reinjected (RA through
+# IP_ROUTER_ALERT, RR through the classifier's NFQUEUE verdict).
+#
+#   netns S: pktgen, s0 --veth-- r0 netns R (ip_forward) r1 --veth-- k0 netns K: pgrx
+#
+# Per cell and pass: a paced run (LAT_PPS pps, LAT_COUNT packets) whose
+# one-way latency S -> K the receiver measures from pktgen's timestamps
+# (slow enough that Python under TCG keeps up: a packet's latency, not a
+# queue's),
+# then an unpaced run of TPUT_MS ms whose packets arriving at K give the
+# forwarding rate.  Each pass runs every cell once, the order rotated from
+# pass to pass; the report gives medians over the passes.
+#
+#	bench/ipopt-guest.sh [--runs N] [--quick] [--out DIR]
+. "$(dirname "$0")/../tests/lib/lib.sh"
+
+FRAME=100 RUNS=5 LAT_PPS=200 LAT_COUNT=600 TPUT_MS=2000 OUTDIR=/tmp/bench-ipopt
+while [ $# -gt 0 ]; do
+	case $1 in
+	--runs) RUNS=$2; shift ;;
+	--quick) RUNS=1 LAT_COUNT=200 TPUT_MS=500 ;;
+	--out) OUTDIR=$2; shift ;;
+	*) sed -n '/^#	bench/p' "$0" >&2; exit 2 ;;
+	esac
+	shift
+done
+
+IPS=10.71.0.1 IPR0=10.71.0.254 IPR1=10.72.0.254 IPK=10.72.0.2 DST=10.73.0.2
+IPOD=$(cd "$(dirname "$0")/.." && pwd)/tools/ipodump
+# cell: ip_opt, classifier (off|on), interception (none|ra|rr)
+CELLS=(plain ra plain_cls ra_cls rr_cls ra_ipodump rr_nfqueue)
+declare -A C_OPT=([plain]=none [ra]=ra [plain_cls]=none [ra_cls]=ra [rr_cls]=rr:2
+	[ra_ipodump]=ra [rr_nfqueue]=rr:2)
+declare -A C_CLS=([plain]=off [ra]=off [plain_cls]=on [ra_cls]=on [rr_cls]=on
+	[ra_ipodump]=off [rr_nfqueue]=on)
+declare -A C_TAKE=([ra_ipodump]=ra [rr_nfqueue]=rr)
+
+lib_tmpdir >/dev/null
+TMP=$_LIB_TMP
+
+setup() {
+	local mr0 mk ms
+	pg_load || return 1
+	ns_create S && ns_create R && ns_create K || return 1
+	veth_create "$S" s0 "$R" r0 && veth_create "$R" r1 "$K" k0 || return 1
+	ip -n "$S" addr add "$IPS/24" dev s0 && ip -n "$R" addr add "$IPR0/24" dev r0 &&
+		ip -n "$R" addr add "$IPR1/24" dev r1 && ip -n "$K" addr add "$IPK/24" dev k0 ||
+		return 1
+	ip netns exec "$R" sysctl -qw net.ipv4.ip_forward=1 || return 1
+	mr0=$(ip netns exec "$R" cat /sys/class/net/r0/address)
+	mk=$(ip netns exec "$K" cat /sys/class/net/k0/address)
+	ms=$(ip netns exec "$S" cat /sys/class/net/s0/address)
+	# static neighbours: no ARP during the runs; K drops (no route back)
+	ip -n "$R" neigh add "$IPK" lladdr "$mk" dev r1 nud permanent &&
+		ip -n "$R" neigh add "$IPS" lladdr "$ms" dev r0 nud permanent &&
+		ip -n "$R" route add 10.73.0.0/24 via "$IPK" || return 1
+	_PG_NS=$S pg_set kpktgend_0 "add_device s0" || return 1
+	for c in "pkt_size $((FRAME - 4))" "dst $DST" "dst_mac $mr0" "clone_skb 0"; do
+		_PG_NS=$S pg_set s0 "$c" || return 1
+	done
+	_PG_NS=$K pg_set pgrx "rx k0" && _PG_NS=$K pg_set pgrx "statistics time" &&
+		_PG_NS=$K pg_set pgrx "display script"
+}
+
+rx_value() {	# KEY: a value of K's receiver
+	ip netns exec "$K" sed -n "s/^$1=//p" /proc/net/pktgen/pgrx
+}
+
+send() {	# CMD...: configure s0, run it to the end; $TMP/result: its Result
+	local c
+	for c in "$@"; do
+		_PG_NS=$S pg_set s0 "$c" || return 1
+	done
+	_PG_NS=$K pg_set pgrx rx_reset || return 1
+	pg_start_ns "$S" || return 1
+	_PG_NS=$S pg_result s0 >"$TMP/result"
+}
+
+# ipodump in R taking KIND (ra: IP_ROUTER_ALERT; rr: NFQUEUE 3), its output
+# thrown away; returns once it intercepts
+ipod_start() {
+	: >"$TMP/ipod.err"
+	local q=()
+	[ "$1" = ra ] || q=(-Q 3)
+	ip netns exec "$R" python3 -S "$IPOD" -T "$1" "${q[@]}" >/dev/null 2>"$TMP/ipod.err" &
+	IPOD_PID=$!
+	wait_until 120 grep -q '^ipodump: intercepting' "$TMP/ipod.err"
+}
+
+ipod_stop() {
+	kill -TERM "$IPOD_PID" 2>/dev/null
+	wait "$IPOD_PID" 2>/dev/null
+	IPOD_PID=""
+}
+
+run_cell() {	# PASS CELL: one line of runs.csv
+	local pass=$1 cell=$2 p50 avg lost rx usec
+	_PG_NS=$R pg_set ipopt "${C_CLS[$cell]}" || return 1
+	if [ -n "${C_TAKE[$cell]:-}" ]; then
+		ipod_start "${C_TAKE[$cell]}" ||
+			{ echo "# ipodump -T ${C_TAKE[$cell]}: $(cat "$TMP/ipod.err")"; return 1; }
+	fi
+	send "ip_opt ${C_OPT[$cell]}" "ratep $LAT_PPS" "count $LAT_COUNT" "duration 0" ||
+		return 1
+	wait_until 5 eval '[ "$(rx_value rx_packets)" -ge '"$LAT_COUNT"' ]'
+	p50=$(rx_value latency_p50_ns) avg=$(rx_value latency_avg_ns) lost=$(rx_value lost)
+	send "delay 0" "count 0" "duration $TPUT_MS" || return 1
+	sleep 1		# what R still had queued
+	rx=$(rx_value rx_packets)
+	usec=$(sed -n 's/^OK: \([0-9]*\)(.*/\1/p' "$TMP/result")
+	[ -n "${C_TAKE[$cell]:-}" ] && ipod_stop
+	[ -n "$usec" ] && [ "$usec" -gt 0 ] || { echo "# $cell: Result $(cat "$TMP/result")"; return 1; }
+	echo "$pass,$cell,$p50,$avg,$lost,$rx,$usec,$((rx * 1000000 / usec))" >>"$OUTDIR/runs.csv"
+	echo "# pass $pass $cell: latency p50 $p50 ns avg $avg ns lost $lost;" \
+		"unpaced: $rx at K in $usec us"
+}
+
+ktap_header
+ktap_plan 2
+mkdir -p "$OUTDIR"
+echo "pass,cell,lat_p50_ns,lat_avg_ns,lat_lost,tput_rx,tput_usec,tput_pps" >"$OUTDIR/runs.csv"
+if ! setup >"$TMP/setup.log" 2>&1; then
+	ktap_fail "setup" "$(cat "$TMP/setup.log")"
+	ktap_finish
+fi
+ktap_pass "setup: S -> R -> K, pgrx on k0"
+{
+	echo "kernel=$(uname -r)"
+	echo "cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1) ($(nproc) vCPUs)"
+	echo "module=$(cat /sys/module/pktgen/version 2>/dev/null)"
+	echo "settings=$RUNS passes; latency: $LAT_COUNT packets of $FRAME-byte frames at $LAT_PPS pps;" \
+		"rate: unpaced for $TPUT_MS ms"
+} >"$OUTDIR/meta.txt"
+fails=0
+for ((pass = 1; pass <= RUNS; pass++)); do
+	n=${#CELLS[@]}
+	for ((i = 0; i < n; i++)); do
+		cell=${CELLS[(i + pass - 1) % n]}
+		run_cell "$pass" "$cell" || { fails=$((fails + 1)); echo "# $cell failed"; }
+	done
+done
+check "every cell ran in every pass ($fails failed)" test "$fails" -eq 0
+python3 "$(dirname "$0")/ipopt-report.py" "$OUTDIR/runs.csv" "$OUTDIR/meta.txt" \
+	>"$OUTDIR/report.md" && sed 's/^/# /' "$OUTDIR/report.md"
+ktap_finish
