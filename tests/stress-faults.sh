@@ -7,8 +7,10 @@
 # call stack passes through pktgen's text (require-start/-end), in any
 # task (the kpktgend threads too), with a probability that rises round
 # after round: netns creation (the per-netns init), add_device,
-# configuration, ipopt on, start with frags and skb builds (9000-byte
-# packets take their data from the page allocator).  Each round then turns injection off and checks that the netns
+# configuration, ipopt on, start and skb builds: odd rounds send 300-byte
+# packets with frags (a page for them at start), even rounds 9000-byte
+# linear ones (their data from the page allocator, per packet).  Each
+# round then turns injection off and checks that the netns
 # still works: reset, a 100-packet run.  The test runner unloads the module
 # and scans kmemleak and dmesg: every error path must unwind cleanly.
 #
@@ -79,7 +81,7 @@ pin_static_keys
 check "failslab and fail_page_alloc set up on pktgen's text" setup_all
 
 # one round at PERCENT: everything may fail; errors are fine, hangs not
-round() {	# NETNS PERCENT
+round() {	# NETNS PERCENT ROUND
 	local x=$1
 	inject "$2"
 	if ! ip netns add "$x" 2>/dev/null; then
@@ -90,7 +92,9 @@ round() {	# NETNS PERCENT
 	fi
 	dummy_create "$x" x0 && ip -n "$x" link set x0 mtu 9000
 	_PG_NS=$x pg_write kpktgend_0 "add_device x0"
-	for c in "count 300" "pkt_size $((RANDOM % 2 ? 300 : 9000))" "frags 2" "ip_opt rr:2" "dst 10.0.0.9" \
+	local size=300 frags=2
+	[ $(($3 % 2)) -eq 0 ] && size=9000 frags=0
+	for c in "count 300" "pkt_size $size" "frags $frags" "ip_opt rr:2" "dst 10.0.0.9" \
 		 "dst_mac 02:00:00:00:00:09" "clone_skb 0"; do
 		_PG_NS=$x pg_write x0 "$c"
 	done
@@ -121,7 +125,7 @@ rounds() {
 		p=$(( (i % 4 == 0) ? 100 : (i % 4) * 25 ))
 		x=pgt-f$(printf '%08x' "$SRANDOM")
 		cleanup_push "ip netns del $x"
-		round "$x" "$p" || { inject 0; echo "round $i ($p%): setup failed"; return 1; }
+		round "$x" "$p" "$i" || { inject 0; echo "round $i ($p%): setup failed"; return 1; }
 		works "$x" || { echo "round $i ($p%): not working afterwards"; return 1; }
 		ip netns del "$x"
 	done

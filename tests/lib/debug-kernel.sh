@@ -67,6 +67,12 @@ if [ ! -f "$OBJ/.pg-built" ]; then
 fi
 
 KREL=$(kmake -s kernelrelease 2>/dev/null | tail -n 1)
+# PG_DEBUG_NO_INSTALL=1: build only, e.g. while a VM runs the installed one
+# (it loads its modules from /lib/modules/$KREL)
+if [ -n "${PG_DEBUG_NO_INSTALL:-}" ]; then
+	log "built, not installed: $OBJ"
+	exit 0
+fi
 if [ "$(readlink -f "/lib/modules/$KREL/build" 2>/dev/null)" != "$OBJ" ] ||
    [ ! -f "/lib/modules/$KREL/modules.dep" ]; then
 	log "installing modules as /lib/modules/$KREL"
