@@ -107,7 +107,9 @@ u0_tx() {	# /sys shows the netns it was mounted in: from /proc/net/dev
 userns_netns() {
 	local tx
 	[ -e "$PG_PROC/pgctrl" ] || { echo "no $PG_PROC in the new netns"; return 1; }
-	ip link set lo up && ip link add u0 up type dummy || return 1
+	# IPv6 off before up: its DAD and MLD packets would count as sent
+	ip link set lo up && ip link add u0 type dummy &&
+		sysctl -qw net.ipv6.conf.u0.disable_ipv6=1 && ip link set u0 up || return 1
 	pg_set kpktgend_0 "add_device u0" && pg_set u0 "count 300" &&
 		pg_set u0 "dst_mac 02:00:00:00:00:03" || return 1
 	tx=$(u0_tx)
