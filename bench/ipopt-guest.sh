@@ -99,13 +99,9 @@ ipod_stop() {
 	IPOD_PID=""
 }
 
-run_cell() {	# PASS CELL: one line of runs.csv
+# the two runs of CELL, ipodump (if any) already intercepting
+measure_cell() {	# PASS CELL: one line of runs.csv
 	local pass=$1 cell=$2 p50 avg lost rx usec
-	_PG_NS=$R pg_set ipopt "${C_CLS[$cell]}" || return 1
-	if [ -n "${C_TAKE[$cell]:-}" ]; then
-		ipod_start "${C_TAKE[$cell]}" ||
-			{ echo "# ipodump -T ${C_TAKE[$cell]}: $(cat "$TMP/ipod.err")"; return 1; }
-	fi
 	send "ip_opt ${C_OPT[$cell]}" "ratep $LAT_PPS" "count $LAT_COUNT" "duration 0" ||
 		return 1
 	wait_until 5 eval '[ "$(rx_value rx_packets)" -ge '"$LAT_COUNT"' ]'
@@ -114,11 +110,23 @@ run_cell() {	# PASS CELL: one line of runs.csv
 	sleep 1		# what R still had queued
 	rx=$(rx_value rx_packets)
 	usec=$(sed -n 's/^OK: \([0-9]*\)(.*/\1/p' "$TMP/result")
-	[ -n "${C_TAKE[$cell]:-}" ] && ipod_stop
 	[ -n "$usec" ] && [ "$usec" -gt 0 ] || { echo "# $cell: Result $(cat "$TMP/result")"; return 1; }
 	echo "$pass,$cell,$p50,$avg,$lost,$rx,$usec,$((rx * 1000000 / usec))" >>"$OUTDIR/runs.csv"
 	echo "# pass $pass $cell: latency p50 $p50 ns avg $avg ns lost $lost;" \
 		"unpaced: $rx at K in $usec us"
+}
+
+run_cell() {	# PASS CELL: classifier, ipodump, the runs; ipodump stopped after
+	local cell=$2 rc=0
+	_PG_NS=$R pg_set ipopt "${C_CLS[$cell]}" || return 1
+	if [ -n "${C_TAKE[$cell]:-}" ] && ! ipod_start "${C_TAKE[$cell]}"; then
+		echo "# ipodump -T ${C_TAKE[$cell]}: $(cat "$TMP/ipod.err")"
+		rc=1
+	else
+		measure_cell "$1" "$cell" || rc=1
+	fi
+	[ -n "${IPOD_PID:-}" ] && ipod_stop
+	return "$rc"
 }
 
 ktap_header
