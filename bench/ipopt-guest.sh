@@ -19,6 +19,7 @@
 #
 #	bench/ipopt-guest.sh [--runs N] [--quick] [--out DIR]
 . "$(dirname "$0")/../tests/lib/lib.sh"
+. "$(dirname "$0")/../tests/rx-lib.sh"
 
 FRAME=100 RUNS=5 LAT_PPS=200 LAT_COUNT=600 TPUT_MS=2000 OUTDIR=/tmp/bench-ipopt
 while [ $# -gt 0 ]; do
@@ -45,23 +46,10 @@ lib_tmpdir >/dev/null
 TMP=$_LIB_TMP
 
 setup() {
-	local mr0 mk ms
 	pg_load || return 1
-	ns_create S && ns_create R && ns_create K || return 1
-	veth_create "$S" s0 "$R" r0 && veth_create "$R" r1 "$K" k0 || return 1
-	ip -n "$S" addr add "$IPS/24" dev s0 && ip -n "$R" addr add "$IPR0/24" dev r0 &&
-		ip -n "$R" addr add "$IPR1/24" dev r1 && ip -n "$K" addr add "$IPK/24" dev k0 ||
-		return 1
-	ip netns exec "$R" sysctl -qw net.ipv4.ip_forward=1 || return 1
-	mr0=$(ip netns exec "$R" cat /sys/class/net/r0/address)
-	mk=$(ip netns exec "$K" cat /sys/class/net/k0/address)
-	ms=$(ip netns exec "$S" cat /sys/class/net/s0/address)
-	# static neighbours: no ARP during the runs; K drops (no route back)
-	ip -n "$R" neigh add "$IPK" lladdr "$mk" dev r1 nud permanent &&
-		ip -n "$R" neigh add "$IPS" lladdr "$ms" dev r0 nud permanent &&
-		ip -n "$R" route add 10.73.0.0/24 via "$IPK" || return 1
+	router_create "$IPS" "$IPR0" "$IPR1" "$IPK" 10.73.0.0/24 || return 1
 	_PG_NS=$S pg_set kpktgend_0 "add_device s0" || return 1
-	for c in "pkt_size $((FRAME - 4))" "dst $DST" "dst_mac $mr0" "clone_skb 0"; do
+	for c in "pkt_size $((FRAME - 4))" "dst $DST" "dst_mac $MR0" "clone_skb 0"; do
 		_PG_NS=$S pg_set s0 "$c" || return 1
 	done
 	_PG_NS=$K pg_set pgrx "rx k0" && _PG_NS=$K pg_set pgrx "statistics time" &&

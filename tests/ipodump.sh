@@ -52,19 +52,7 @@ FILTER_LIST="rr ts sec lsrr ssrr ra rsvp rtcp"
 
 setup() {
 	pg_load || return 1
-	ns_create S && ns_create R && ns_create K || return 1
-	veth_create "$S" s0 "$R" r0 && veth_create "$R" r1 "$K" k0 || return 1
-	ip -n "$S" addr add "$IPS/24" dev s0 &&
-		ip -n "$R" addr add "$IPR0/24" dev r0 &&
-		ip -n "$R" addr add "$IPR1/24" dev r1 &&
-		ip -n "$K" addr add "$IPK/24" dev k0 || return 1
-	ip netns exec "$R" sysctl -qw net.ipv4.ip_forward=1 || return 1
-	MR0=$(mac_of "$R" r0) MR1=$(mac_of "$R" r1) MK=$(mac_of "$K" k0) MS=$(mac_of "$S" s0)
-	ip -n "$S" neigh add "$IPR0" lladdr "$MR0" dev s0 nud permanent &&
-		ip -n "$S" route add default via "$IPR0" &&
-		ip -n "$R" neigh add "$IPK" lladdr "$MK" dev r1 nud permanent &&
-		ip -n "$R" neigh add "$IPS" lladdr "$MS" dev r0 nud permanent &&
-		ip -n "$R" route add 10.63.0.0/24 via "$IPK" || return 1
+	router_create "$IPS" "$IPR0" "$IPR1" "$IPK" 10.63.0.0/24 || return 1
 	tx_setup "$S" s0 &&
 		tx_set "$S" s0 "count $PER" "pkt_size $SIZE" "dst $DST" "dst_mac $MR0" \
 			"delay 2000000"

@@ -53,6 +53,25 @@ tx_run() { pg_start_ns "$1"; }
 # mac_of NS DEV: DEV's MAC address.
 mac_of() { ip netns exec "$1" cat "/sys/class/net/$2/address"; }
 
+# router_create SIP R0IP R1IP KIP NET: netns S, R, K (names in $S $R $K):
+# S's s0 -- r0 R r1 -- k0 K over veth, /24 addresses, R forwards NET (a
+# /24 behind K) via KIP.  Every neighbour is static (no ARP during the
+# runs) and S's default route is R.  MACs in MS MR0 MR1 MK.
+router_create() {
+	ns_create S && ns_create R && ns_create K || return 1
+	veth_create "$S" s0 "$R" r0 && veth_create "$R" r1 "$K" k0 || return 1
+	ip -n "$S" addr add "$1/24" dev s0 && ip -n "$R" addr add "$2/24" dev r0 &&
+		ip -n "$R" addr add "$3/24" dev r1 && ip -n "$K" addr add "$4/24" dev k0 ||
+		return 1
+	ip netns exec "$R" sysctl -qw net.ipv4.ip_forward=1 || return 1
+	MR0=$(mac_of "$R" r0) MR1=$(mac_of "$R" r1) MK=$(mac_of "$K" k0) MS=$(mac_of "$S" s0)
+	ip -n "$S" neigh add "$2" lladdr "$MR0" dev s0 nud permanent &&
+		ip -n "$S" route add default via "$2" &&
+		ip -n "$R" neigh add "$4" lladdr "$MK" dev r1 nud permanent &&
+		ip -n "$R" neigh add "$1" lladdr "$MS" dev r0 nud permanent &&
+		ip -n "$R" route add "$5" via "$4"
+}
+
 # ip_in_receives NS: Ip InReceives of NS (packets the IPv4 stack saw).
 ip_in_receives() {
 	ip netns exec "$1" awk '/^Ip: [0-9]/ { print $4 }' /proc/net/snmp
