@@ -104,7 +104,12 @@ struct pg_rx_pcpu {
 	u64_stats_t hist[PG_RX_HIST_BUCKETS];
 };
 
-/* Sequence and jitter state of a stream, under pg_rx_stream::lock. */
+/* Count, sum, sum of squares (128 bits), min and max of a series. */
+struct pg_rx_moments {
+	u64 count, sum, sq_lo, sq_hi, min, max;
+};
+
+/* Sequence, jitter and arrival-gap state of a stream, under pg_rx_stream::lock. */
 struct pg_rx_seq {
 	bool started;
 	bool have_transit;
@@ -119,6 +124,8 @@ struct pg_rx_seq {
 	u64 restarts;
 	s64 prev_transit;		/* RFC 3550: previous arrival - send */
 	u64 jitter16;			/* RFC 3550 jitter, scaled by 16 */
+	u64 prev_arrival_ns;		/* 0: none yet in this epoch */
+	struct pg_rx_moments gap;	/* inter-arrival times, ns */
 };
 
 struct pg_rx_stream {
@@ -372,6 +379,7 @@ static void pg_rx_seq_epoch(struct pg_rx_seq *q, unsigned long *window, u32 seq)
 	q->span = seq - q->first + 1;
 	q->unique = 1;
 	q->have_transit = false;
+	q->prev_arrival_ns = 0;		/* the pause before a restart is no gap */
 	bitmap_zero(window, PG_RX_WINDOW);
 	__set_bit(seq % PG_RX_WINDOW, window);
 }
@@ -460,6 +468,33 @@ static void pg_rx_jitter(struct pg_rx_seq *q, s64 transit)
 	q->have_transit = true;
 }
 
+/*
+ * The time since the stream's previous packet: the sender's spacing as the
+ * receiver sees it (pacing accuracy).  Arrival times are read before the
+ * lock, so two CPUs may take it in the other order: such a gap is skipped.
+ */
+static void pg_rx_gap(struct pg_rx_seq *q, u64 now_ns)
+{
+	struct pg_rx_moments *m = &q->gap;
+	u64 gap, sq;
+
+	if (now_ns < q->prev_arrival_ns)
+		return;
+	if (q->prev_arrival_ns) {
+		gap = now_ns - q->prev_arrival_ns;
+		if (!m->count || gap < m->min)
+			m->min = gap;
+		m->max = max(m->max, gap);
+		m->count++;
+		m->sum += gap;
+		sq = min_t(u64, gap, PG_RX_SQ_CLAMP);
+		sq *= sq;
+		m->sq_lo += sq;
+		m->sq_hi += m->sq_lo < sq;
+	}
+	q->prev_arrival_ns = now_ns;
+}
+
 /* ---- packet path: counting -------------------------------------------------- */
 
 static unsigned int pg_rx_hist_bucket(u64 v)
@@ -524,6 +559,8 @@ static void pg_rx_count(struct pg_rx_stream *s, const struct pg_rx_pkt *p, int m
 	pg_rx_seq_track(s, p->seq);
 	if (lat)
 		pg_rx_jitter(&s->seq, latency);
+	if (mode != PG_RX_STATS_COUNTER)
+		pg_rx_gap(&s->seq, now_ns);
 	spin_unlock(&s->lock);
 
 	u64_stats_update_begin(&c->syncp);
@@ -929,6 +966,7 @@ struct pg_rx_sum {
 	u64 packets, bytes, first_ns, last_ns;
 	u64 lat_count, lat_negative, lat_sum, lat_sq_lo, lat_sq_hi, lat_min, lat_max;
 	u64 lost, reordered, duplicates, late, restarts, jitter_ns;
+	struct pg_rx_moments gap;
 	u32 first_seq, last_seq;
 	u64 hist[PG_RX_HIST_BUCKETS];
 };
@@ -1006,9 +1044,26 @@ static void pg_rx_sum_stream(struct pg_rx_stream *s, struct pg_rx_sum *d,
 	d->late = q.late;
 	d->restarts = q.restarts;
 	d->jitter_ns = q.jitter16 >> 4;
+	d->gap = q.gap;
 }
 
-/* Totals: sums, except jitter (the largest) and the sequence range (none). */
+static void pg_rx_moments_add(struct pg_rx_moments *d, const struct pg_rx_moments *s)
+{
+	if (!s->count)
+		return;
+	if (!d->count || s->min < d->min)
+		d->min = s->min;
+	d->max = max(d->max, s->max);
+	d->count += s->count;
+	d->sum += s->sum;
+	d->sq_lo += s->sq_lo;
+	d->sq_hi += s->sq_hi + (d->sq_lo < s->sq_lo);
+}
+
+/*
+ * Totals: sums, except jitter (the largest) and the sequence range (none);
+ * the gaps of all streams together, each stream's within itself.
+ */
 static void pg_rx_sum_add(struct pg_rx_sum *tot, const struct pg_rx_sum *s)
 {
 	int b;
@@ -1026,6 +1081,7 @@ static void pg_rx_sum_add(struct pg_rx_sum *tot, const struct pg_rx_sum *s)
 	tot->late += s->late;
 	tot->restarts += s->restarts;
 	tot->jitter_ns = max(tot->jitter_ns, s->jitter_ns);
+	pg_rx_moments_add(&tot->gap, &s->gap);
 	for (b = 0; b < PG_RX_HIST_BUCKETS; b++)
 		tot->hist[b] += s->hist[b];
 }
@@ -1050,14 +1106,14 @@ static u64 pg_rx_div128(u64 hi, u64 lo, u64 d)
 	return q;
 }
 
-static u64 pg_rx_stddev(const struct pg_rx_sum *d)
+static u64 pg_rx_stddev(u64 count, u64 sum, u64 sq_hi, u64 sq_lo)
 {
 	u64 mean, mean_sq;
 
-	if (d->lat_count < 2 || d->lat_sq_hi >= d->lat_count)
+	if (count < 2 || sq_hi >= count)
 		return 0;
-	mean = div64_u64(d->lat_sum, d->lat_count);
-	mean_sq = pg_rx_div128(d->lat_sq_hi, d->lat_sq_lo, d->lat_count);
+	mean = div64_u64(sum, count);
+	mean_sq = pg_rx_div128(sq_hi, sq_lo, count);
 	if (mean > PG_RX_SQ_CLAMP || mean_sq <= mean * mean)
 		return 0;
 	return int_sqrt64(mean_sq - mean * mean);
@@ -1100,6 +1156,7 @@ static u64 pg_rx_percentile(const struct pg_rx_sum *d, u64 n, unsigned int per_m
 struct pg_rx_figures {
 	u64 avg, stddev, p50, p90, p99, p999;
 	u64 pps, bps;
+	u64 gap_avg, gap_stddev;
 };
 
 static void pg_rx_figures(const struct pg_rx_sum *d, struct pg_rx_figures *f)
@@ -1110,7 +1167,9 @@ static void pg_rx_figures(const struct pg_rx_sum *d, struct pg_rx_figures *f)
 	for (b = 0; b < PG_RX_HIST_BUCKETS; b++)
 		hn += d->hist[b];
 	f->avg = d->lat_count ? div64_u64(d->lat_sum, d->lat_count) : 0;
-	f->stddev = pg_rx_stddev(d);
+	f->stddev = pg_rx_stddev(d->lat_count, d->lat_sum, d->lat_sq_hi, d->lat_sq_lo);
+	f->gap_avg = d->gap.count ? div64_u64(d->gap.sum, d->gap.count) : 0;
+	f->gap_stddev = pg_rx_stddev(d->gap.count, d->gap.sum, d->gap.sq_hi, d->gap.sq_lo);
 	f->p50 = pg_rx_percentile(d, hn, 500);
 	f->p90 = pg_rx_percentile(d, hn, 900);
 	f->p99 = pg_rx_percentile(d, hn, 990);
@@ -1156,6 +1215,11 @@ static void pg_rx_show_script(struct seq_file *seq, const char *prefix,
 	pg_rx_show_kv(seq, prefix, "latency_p99_ns", f.p99);
 	pg_rx_show_kv(seq, prefix, "latency_p999_ns", f.p999);
 	pg_rx_show_kv(seq, prefix, "jitter_ns", d->jitter_ns);
+	pg_rx_show_kv(seq, prefix, "gap_samples", d->gap.count);
+	pg_rx_show_kv(seq, prefix, "gap_min_ns", d->gap.min);
+	pg_rx_show_kv(seq, prefix, "gap_avg_ns", f.gap_avg);
+	pg_rx_show_kv(seq, prefix, "gap_max_ns", d->gap.max);
+	pg_rx_show_kv(seq, prefix, "gap_stddev_ns", f.gap_stddev);
 }
 
 /* "id-<hex>" (extension) or "<dev>-ipv<N>-<source MAC>". */
@@ -1197,6 +1261,8 @@ static void pg_rx_show_stream_script(struct seq_file *seq, int i, const char *na
 #define PG_RX_HUMAN_ROW1 "%-3s %-36s %10llu %12llu %8llu %9llu %6llu %5llu %9llu %6llu.%03llu\n"
 #define PG_RX_HUMAN_HDR2 "%-3s %9s %10s %10s %10s %10s %10s %10s %10s %10s %9s\n"
 #define PG_RX_HUMAN_ROW2 "%-3s %9llu %10llu %10llu %10llu %10llu %10llu %10llu %10llu %10llu %9llu\n"
+#define PG_RX_HUMAN_HDR3 "%-3s %9s %10s %10s %10s %10s\n"
+#define PG_RX_HUMAN_ROW3 "%-3s %9llu %10llu %10llu %10llu %10llu\n"
 
 static void pg_rx_human_row1(struct seq_file *seq, const char *tag, const char *name,
 			     const struct pg_rx_sum *d, const struct pg_rx_figures *f)
@@ -1211,6 +1277,13 @@ static void pg_rx_human_row2(struct seq_file *seq, const char *tag, const struct
 {
 	seq_printf(seq, PG_RX_HUMAN_ROW2, tag, d->lat_count, d->lat_min, f->avg, d->lat_max,
 		   f->stddev, f->p50, f->p90, f->p99, f->p999, d->jitter_ns);
+}
+
+static void pg_rx_human_row3(struct seq_file *seq, const char *tag, const struct pg_rx_sum *d,
+			     const struct pg_rx_figures *f)
+{
+	seq_printf(seq, PG_RX_HUMAN_ROW3, tag, d->gap.count, d->gap.min, f->gap_avg, d->gap.max,
+		   f->gap_stddev);
 }
 
 /* Reading state: two merged sums and one CPU's snapshot, too big for the stack. */
@@ -1263,7 +1336,19 @@ static void pg_rx_show_head(struct seq_file *seq, struct pg_rx_net *rxn, int nst
 		   overflow);
 }
 
-enum pg_rx_pass { PG_RX_SCRIPT, PG_RX_COUNTS, PG_RX_LATENCY };
+enum pg_rx_pass { PG_RX_SCRIPT, PG_RX_COUNTS, PG_RX_LATENCY, PG_RX_GAPS };
+
+static void pg_rx_show_row(struct seq_file *seq, enum pg_rx_pass pass, const char *tag,
+			   const char *name, const struct pg_rx_sum *d,
+			   const struct pg_rx_figures *f)
+{
+	if (pass == PG_RX_COUNTS)
+		pg_rx_human_row1(seq, tag, name, d, f);
+	else if (pass == PG_RX_LATENCY)
+		pg_rx_human_row2(seq, tag, d, f);
+	else
+		pg_rx_human_row3(seq, tag, d, f);
+}
 
 /* One row (or key=value block) per stream, then the totals. */
 static void pg_rx_show_pass(struct seq_file *seq, struct pg_rx_net *rxn, struct pg_rx_table *t,
@@ -1279,6 +1364,9 @@ static void pg_rx_show_pass(struct seq_file *seq, struct pg_rx_net *rxn, struct 
 	if (pass == PG_RX_LATENCY)
 		seq_printf(seq, "Latency (ns):\n" PG_RX_HUMAN_HDR2, "#", "samples", "min", "avg",
 			   "max", "stddev", "p50", "p90", "p99", "p99.9", "jitter");
+	if (pass == PG_RX_GAPS)
+		seq_printf(seq, "Inter-arrival (ns):\n" PG_RX_HUMAN_HDR3, "#", "samples", "min",
+			   "avg", "max", "stddev");
 	for (i = 0; i < n; i++) {
 		struct pg_rx_stream *s = &t->streams[i];
 
@@ -1289,18 +1377,14 @@ static void pg_rx_show_pass(struct seq_file *seq, struct pg_rx_net *rxn, struct 
 		snprintf(tag, sizeof(tag), "%d", i);
 		if (pass == PG_RX_SCRIPT)
 			pg_rx_show_stream_script(seq, i, b->name, s, &b->one);
-		else if (pass == PG_RX_COUNTS)
-			pg_rx_human_row1(seq, tag, b->name, &b->one, &b->f);
 		else
-			pg_rx_human_row2(seq, tag, &b->one, &b->f);
+			pg_rx_show_row(seq, pass, tag, b->name, &b->one, &b->f);
 	}
 	pg_rx_figures(&b->total, &b->f);
 	if (pass == PG_RX_SCRIPT)
 		pg_rx_show_script(seq, "", &b->total);
-	else if (pass == PG_RX_COUNTS)
-		pg_rx_human_row1(seq, "all", "", &b->total, &b->f);
 	else
-		pg_rx_human_row2(seq, "all", &b->total, &b->f);
+		pg_rx_show_row(seq, pass, "all", "", &b->total, &b->f);
 }
 
 static int pg_rx_show(struct seq_file *seq, void *v)
@@ -1324,6 +1408,7 @@ static int pg_rx_show(struct seq_file *seq, void *v)
 	} else {
 		pg_rx_show_pass(seq, rxn, t, n, b, PG_RX_COUNTS);
 		pg_rx_show_pass(seq, rxn, t, n, b, PG_RX_LATENCY);
+		pg_rx_show_pass(seq, rxn, t, n, b, PG_RX_GAPS);
 	}
 	seq_printf(seq, "Result: %s\n", rxn->result[0] ? rxn->result : "Idle");
 	mutex_unlock(&rxn->lock);

@@ -28,7 +28,7 @@ setup() {
 			"dst_mac $(mac_of "$RX" veth1)"
 }
 
-rx_begin 36
+rx_begin 37
 
 # 1. the file and its errors
 check "pgrx exists, Result Idle" grep -q '^Result: Idle$' <<<"$(in_ns "$RX" pg_read pgrx)"
@@ -75,14 +75,24 @@ check "latency: $N samples, 0 < min <= p50 <= p99 <= max < 10 s" eval '
 	rx_between latency_p99_ns 0 "$(rx_val latency_max_ns)" &&
 	rx_between latency_max_ns 0 9999999999'
 check "rate_pps > 0" rx_between rate_pps 1 999999999
+# the gaps telescope to the time from the first arrival to the last, as the
+# rate does: a consistency check, not a timing one
+check "inter-arrival: $((N - 1)) gaps, min <= avg <= max, avg x rate_pps = 1 s (1%)" eval '
+	rx_expect gap_samples $((N - 1)) &&
+	rx_between gap_min_ns 0 "$(rx_val gap_avg_ns)" &&
+	rx_between gap_avg_ns "$(rx_val gap_min_ns)" "$(rx_val gap_max_ns)" &&
+	p=$(($(rx_val gap_avg_ns) * $(rx_val rate_pps))) &&
+	[ "$p" -ge 990000000 ] && [ "$p" -le 1010000000 ] || { echo "# avg x pps = $p"; false; }'
 check "IP stack of RX saw none of them (InReceives $in0 -> $in1)" test "$in1" -eq "$in0"
 
 # 4. a sender restart (seq back to 1) starts a new epoch: nothing lost
 check "run 1000 more without rx_reset" eval 'tx_set "$TX" veth0 "count 1000" && tx_run "$TX"'
 rx_snap "$RX"
-check "restart: rx_packets $((N + 1000)), restarts 1, lost 0, duplicates 0, last_seq 1000" \
+# the pause before the restart is not a gap: one fewer than the packets of
+# each run
+check "restart: rx_packets $((N + 1000)), restarts 1, lost 0, last_seq 1000, gaps $((N + 998))" \
 	rx_expect rx_packets $((N + 1000)) restarts 1 lost 0 duplicates 0 reordered 0 \
-	s0_first_seq 1 s0_last_seq 1000
+	s0_first_seq 1 s0_last_seq 1000 gap_samples $((N + 998))
 
 # 5. rx_reset; packets to a MAC that is not RX's are counted too
 check "rx_reset: OK" rx_cmd "$RX" "rx_reset"
@@ -97,16 +107,17 @@ check "foreign MAC: rx_packets 1000, lost 0" rx_expect rx_packets 1000 lost 0
 check "statistics counter: OK" rx_cmd "$RX" "statistics counter"
 check "rx_reset + run 1000" eval 'rx_cmd "$RX" rx_reset && tx_run "$TX"'
 rx_snap "$RX"
-check "counter mode: rx_packets 1000, latency_samples 0" \
-	rx_expect rx_packets 1000 latency_samples 0 latency_p50_ns 0
+check "counter mode: rx_packets 1000, latency_samples 0, gap_samples 0" \
+	rx_expect rx_packets 1000 latency_samples 0 latency_p50_ns 0 gap_samples 0
 
 # 7. display human
 check "display human: OK" rx_cmd "$RX" "display human"
-check "display human: header, a stream row, totals, latency table" eval '
+check "display human: header, a stream row, totals, latency and inter-arrival tables" eval '
 	t=$(in_ns "$RX" pg_read pgrx)
 	grep -q "^Receiver on: veth1  statistics: counter  streams: 1/64" <<<"$t" &&
 	grep -qE "^0 +veth1-ipv4-[0-9a-f:]+ +1000 +60000 +0 +0 +0 +0 " <<<"$t" &&
 	grep -qE "^all +1000 +60000 " <<<"$t" && grep -q "^Latency (ns):" <<<"$t" &&
+	sed -n "/^Inter-arrival (ns):/,/^all/p" <<<"$t" | grep -qE "^all +0 +0 +0 +0 +0$" &&
 	grep -q "^Result: OK: display=human" <<<"$t" || { echo "$t"; false; }'
 
 # 8. rx_disable: pktgen packets reach the stack again
