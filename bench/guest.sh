@@ -7,7 +7,11 @@
 # bench/vm-entry.sh), by tests/bench-smoke.sh, or by hand in a guest:
 #
 #	bench/guest.sh [--quick] [--runs N] [--secs S] [--cells 'GLOB...']
-#		[--out DIR] [--list]
+#		[--baseline REV DIR] [--out DIR] [--list]
+#
+# --baseline: instead of the stock module, ours as built from revision REV
+# (DIR/KV/pktgen.ko, built by bench/run.sh): what a change bought, measured
+# in one VM as the stock comparison is.
 #
 # A cell is DEV/MODE/SIZE/THREADS (e.g. dummy/xmit/64/1t); --cells keeps
 # the cells matching one of the globs (default: all 44).  Cells are grouped (device and
@@ -28,12 +32,12 @@ exec {SLEEP_FD}<> <(:)
 sleep() { read -r -t "$1" -u "$SLEEP_FD" _ || :; }
 
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
-RUNS=5 SECS=1 CELLS="*" OUTDIR="" LIST=0
+RUNS=5 SECS=1 CELLS="*" OUTDIR="" LIST=0 BASE_REV="" BASE_KO=""
 DST=198.18.0.1 DST_MAC=02:00:00:00:00:01
 RATE_MBPS=100		# the `rate` cell: Mb/s of 1500-byte frames
 
 usage() {
-	sed -n '/^#	bench/,/^#		\[--out/p' "$0" | sed 's/^#//' >&2
+	sed -n '/^#	bench/,/^#		\[--baseline/p' "$0" | sed 's/^#//' >&2
 	exit 2
 }
 
@@ -43,6 +47,7 @@ while [ $# -gt 0 ]; do
 	--runs) RUNS=$2; shift ;;
 	--secs) SECS=$2; shift ;;
 	--cells) CELLS=$2; shift ;;
+	--baseline) BASE_REV=$2 BASE_KO=$3/$(uname -r)/pktgen.ko; shift 2 ;;
 	--out) OUTDIR=$2; shift ;;
 	--list) LIST=1 ;;
 	*) usage ;;
@@ -74,6 +79,10 @@ group_cells() {
 			dummy/ratep50pct/64/1t "dummy/rate${RATE_MBPS}M/1500/1t"
 		return
 	fi
+	if [ "$1" = veth-rate ]; then	# paced over veth, gaps captured
+		printf '%s\n' veth/ratep10000/64/1t veth/ratep100000/64/1t
+		return
+	fi
 	local -n modes=MODES_$dev
 	for m in $modes; do
 		for s in $SIZES; do
@@ -82,7 +91,7 @@ group_cells() {
 	done
 }
 
-GROUPS_ALL="dummy-1t rate veth-1t dummy-2t veth-2t"
+GROUPS_ALL="dummy-1t rate veth-rate veth-1t dummy-2t veth-2t"
 
 selected() {	# CELL: matches one of the --cells globs
 	local g globs
@@ -108,6 +117,10 @@ setup_net() {
 # the taint flags: ours is out of tree ("O"), the stock module is not.
 load() {
 	local taint=""
+	if [ "$1" = stock ] && [ -n "$BASE_KO" ]; then
+		PKTGEN_MODULE=ours PKTGEN_KO=$BASE_KO pg_load
+		return
+	fi
 	PKTGEN_MODULE=$1 pg_load || return 1
 	read -r taint </sys/module/pktgen/taint
 	case $1:$taint in
@@ -140,6 +153,7 @@ pgs_cached() {	# DEV KEY VALUE: "KEY VALUE" unless the device has it
 add_devices() {	# GROUP: dev@i on kpktgend_i for its threads
 	local dev=${1%-*} t=${1#*-} i d
 	[ "$1" = rate ] && dev=dummy t=1t
+	[ "$1" = veth-rate ] && dev=veth t=1t
 	[ "$dev" = veth ] && dev=veth0 || dev=dummy0
 	RUN_DEVS=() CUR=()
 	for ((i = 0; i < ${t%t}; i++)); do
@@ -245,6 +259,28 @@ measure() {
 	return 0
 }
 
+# timed_run CELL: start_timed; for a paced veth cell with a capture on the
+# peer (nanosecond timestamps, taken as veth hands the frame over), whose
+# gaps (bench/gaps.py) go into M_GAPS: samples,avg_ns,stddev_ns.  Both
+# modules are measured alike: the stock one has no receiver of its own.
+timed_run() {
+	local pcap=$TMP/gaps.pcap
+	case $1 in
+	veth/rate*) ;;
+	*) start_timed; return ;;
+	esac
+	rm -f "$pcap"
+	CAP_SNAPLEN=64 CAP_EXTRA="--time-stamp-precision=nano" \
+		cap_start "$PEER_NS" veth1 "$pcap" || { ERR="tcpdump did not start"; return 1; }
+	start_timed || { cap_stop 2>/dev/null; return 1; }
+	cap_stop 2>/dev/null
+	M_GAPS=$(python3 "$BENCH_DIR/gaps.py" "$pcap") || {
+		ERR="unreadable capture" M_GAPS=",,"
+		return 1
+	}
+	M_GAPS=${M_GAPS// /,}
+}
+
 # run_cell CELL MODULE PASS: one run, one line of runs.csv (status ok, or
 # refused/failed with the reason).
 run_cell() {
@@ -255,18 +291,18 @@ run_cell() {
 	ratep*) req=${m#ratep} ;;
 	rate*) req=${m#rate}; req=${req%M} ;;
 	esac
-	ERR="" M_PPS="" M_BPS="" M_SOFAR="" M_ERR="" M_USEC=""
+	ERR="" M_PPS="" M_BPS="" M_SOFAR="" M_ERR="" M_USEC="" M_GAPS=",,"
 	if [ "$req" = none ]; then
 		st=skipped ERR="no unpaced dummy/xmit/64/1t median"
 	elif ! configure "$cell" "$req"; then
 		st=refused
-	elif ! start_timed || ! measure; then
+	elif ! timed_run "$cell" || ! measure; then
 		st=failed
 	fi
 	ERR=${ERR//$'\n'/ }
-	printf '%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,"%s"\n' "$cell" "$2" "$3" \
+	printf '%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,"%s",%s\n' "$cell" "$2" "$3" \
 		"$req" "$M_PPS" "$M_BPS" "$M_SOFAR" "$M_ERR" "$M_USEC" "$st" \
-		"${ERR//\"/\'}" >>"$CSV"
+		"${ERR//\"/\'}" "$M_GAPS" >>"$CSV"
 	t0=$(( (${EPOCHREALTIME/./} - t0) / 100000 ))
 	printf '# %-32s %-5s pass %d: %s (%d.%ds)\n' "$cell" "$2" "$3" \
 		"${M_PPS:+$M_PPS pps}${ERR:+ $st: $ERR}" $((t0 / 10)) $((t0 % 10))
@@ -320,7 +356,12 @@ write_meta() {
 		echo "runs=$RUNS"
 		echo "secs=$SECS"
 		echo "ours=$(modinfo -F version "$PKTGEN_KO" 2>/dev/null) ($PKTGEN_KO)"
-		echo "stock=$(modinfo -n pktgen 2>/dev/null)"
+		if [ -n "$BASE_KO" ]; then
+			echo "stock=$(modinfo -F version "$BASE_KO" 2>/dev/null) ($BASE_KO)"
+			echo "baseline=$BASE_REV"
+		else
+			echo "stock=$(modinfo -n pktgen 2>/dev/null)"
+		fi
 		echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
 	} >"$OUTDIR/meta.txt"
 }
@@ -331,12 +372,16 @@ main() {
 		for g in $GROUPS_ALL; do run_group "$g"; done
 		return 0
 	fi
+	if [ -n "$BASE_KO" ] && [ ! -f "$BASE_KO" ]; then
+		echo "# bench: no baseline module $BASE_KO" >&2
+		return 1
+	fi
 	TMP=$(mktemp -d /tmp/bench.XXXXXX) || return 1
 	cleanup_push "rm -rf $TMP"
 	[ -n "$OUTDIR" ] || OUTDIR=$TMP/out
 	mkdir -p "$OUTDIR" || return 1
 	CSV=$OUTDIR/runs.csv
-	echo "cell,module,pass,requested,pps,bps,sofar,errors,usec,status,note" >"$CSV"
+	echo "cell,module,pass,requested,pps,bps,sofar,errors,usec,status,note,gap_samples,gap_avg_ns,gap_sd_ns" >"$CSV"
 	write_meta
 	setup_net || { echo "# bench: network setup failed" >&2; return 1; }
 	for g in $GROUPS_ALL; do

@@ -20,6 +20,9 @@ import statistics
 import sys
 
 MODULES = ("stock", "ours")
+# how the first module is named in the report: "stock", or the baseline
+# revision of bench/run.sh --baseline (then both modules are ours)
+BASE = "stock"
 
 
 def load_runs(path):
@@ -91,7 +94,7 @@ def is_rate(cell):
 
 
 def throughput(cells):
-    out = ["| cell | stock pps | ours pps | ours/stock |",
+    out = [f"| cell | {BASE} pps | ours pps | ours/{BASE} |",
            "| --- | ---: | ---: | ---: |"]
     rows = []
     for cell, by in cells.items():
@@ -105,7 +108,7 @@ def throughput(cells):
 
 
 def scaling(cells):
-    out = ["| cell | stock 1t | stock 2t | stock 2t/1t | ours 1t | ours 2t "
+    out = [f"| cell | {BASE} 1t | {BASE} 2t | {BASE} 2t/1t | ours 1t | ours 2t "
            "| ours 2t/1t |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     n = 0
     for cell in cells:
@@ -124,7 +127,7 @@ def scaling(cells):
 
 
 def rate_accuracy(cells):
-    out = ["| cell | requested | stock achieved | stock error | ours achieved "
+    out = [f"| cell | requested | {BASE} achieved | {BASE} error | ours achieved "
            "| ours error |", "| --- | ---: | ---: | ---: | ---: | ---: |"]
     rows = []
     for cell, by in cells.items():
@@ -146,20 +149,49 @@ def rate_accuracy(cells):
     return (out if rows else []), rows
 
 
+def gap_rows(by):
+    """Each module's successful runs that captured gaps."""
+    return {m: [r for r in by[m] if r["status"] == "ok"
+                and r.get("gap_samples") not in (None, "", "0")] for m in MODULES}
+
+
+def pacing(cells):
+    """The gaps between consecutive packets as the veth peer captured them:
+    the achieved interval and its spread, per module (median of runs)."""
+    out = [f"| cell | requested gap | {BASE} gap avg | {BASE} gap stddev | ours gap avg "
+           "| ours gap stddev |", "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    rows = []
+    for cell, by in cells.items():
+        runs = gap_rows(by)
+        if not any(runs.values()):
+            continue
+        req = next((r["requested"] for m in MODULES for r in by[m]
+                    if r["requested"] not in ("", "none")), None)
+        line = f"| {cell} | {num(1e6 / float(req)) + ' us' if req else 'n/a'} |"
+        for m in MODULES:
+            avg = Stat(runs[m], "gap_avg_ns", 1000)
+            sd = Stat(runs[m], "gap_sd_ns", 1000)
+            line += f" {avg.text(' us')} | {sd.text(' us')} |"
+            rows.append((cell, m, avg, sd))
+        out.append(line)
+    return (out if rows else []), rows
+
+
 def header(meta):
     kv = meta.get("kernel", "?")
-    lines = [f"# pktgen benchmark: stock pktgen.ko vs ours, {kv}", ""]
+    what = "stock pktgen.ko" if BASE == "stock" else f"ours at {BASE}"
+    lines = [f"# pktgen benchmark: {what} vs ours, {kv}", ""]
     items = [
         ("Date", meta.get("date")),
         ("Kernel", kv),
-        ("Modules", f"stock {meta.get('stock', '?')}; ours {meta.get('ours', '?')}"),
+        ("Modules", f"{BASE} {meta.get('stock', '?')}; ours {meta.get('ours', '?')}"),
         ("VM", meta.get("vm", "virtme-ng") + f", {meta.get('guest_vcpus', '?')} vCPUs, "
          f"{meta.get('guest_mem', '?')} memory"),
         ("Guest CPU", meta.get("guest_cpu")),
         ("Host CPU", meta.get("host_cpu")),
         ("Host load (uptime)", meta.get("host_load")),
         ("Method", f"{meta.get('runs', '?')} runs per module and cell, "
-         f"{meta.get('secs', '?')} s each (count 0, ended by `stop`), stock "
+         f"{meta.get('secs', '?')} s each (count 0, ended by `stop`), {BASE} "
          "and ours alternating per group of cells (ABBA); median (min-max) "
          "of the Result's pps; 64 and 1500 are frame sizes with FCS "
          "(pkt_size 60 and 1496)"),
@@ -172,15 +204,19 @@ def markdown(cells, meta):
     tp, tp_rows = throughput(cells)
     sc = scaling(cells)
     ra, ra_rows = rate_accuracy(cells)
+    pc, pc_rows = pacing(cells)
     md = header(meta) + ["", "## Throughput", ""] + tp
     if sc:
         md += ["", "## Scaling from one to two threads (median pps)", ""] + sc
     if ra:
         md += ["", "## Rate accuracy (median achieved vs requested)", ""] + ra
-    return "\n".join(md) + "\n", tp_rows, ra_rows
+    if pc:
+        md += ["", "## Pacing as received (gaps between consecutive packets, "
+               "captured on the veth peer; median of runs)", ""] + pc
+    return "\n".join(md) + "\n", tp_rows, ra_rows, pc_rows
 
 
-def write_csv(path, tp_rows, ra_rows):
+def write_csv(path, tp_rows, ra_rows, pc_rows):
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["cell", "kind", "requested", "stock_median", "stock_min",
@@ -201,6 +237,16 @@ def write_csv(path, tp_rows, ra_rows):
             w.writerow([cell, kind, d["req"] or "", g(s.median), g(s.min),
                         g(s.max), s.n, g(o.median), g(o.min), g(o.max), o.n,
                         "" if r is None else f"{r:.3f}"])
+        gaps = {}
+        for cell, m, avg, sd in pc_rows:
+            gaps.setdefault(cell, {})[m] = (avg, sd)
+        for cell, d in gaps.items():
+            for i, kind in enumerate(("gap_avg_us", "gap_stddev_us")):
+                s, o = d["stock"][i], d["ours"][i]
+                r = ratio(o.median, s.median)
+                w.writerow([cell, kind, "", g(s.median), g(s.min), g(s.max), s.n,
+                            g(o.median), g(o.min), g(o.max), o.n,
+                            "" if r is None else f"{r:.3f}"])
 
 
 def write_png(path, tp_rows, title):
@@ -236,7 +282,7 @@ def write_png(path, tp_rows, title):
     cv.line(xpos(1.0), top - 4, xpos(1.0), bottom, pg.BLACK, 2)
     cv.line(left, top, left, bottom, pg.BLACK, 2)
     cv.text((left + right) // 2, bottom + 32,
-            "ours / stock (median pps, 1 = same)", anchor="centre")
+            f"ours / {BASE} (median pps, 1 = same)", anchor="centre")
     with open(path, "wb") as f:
         f.write(cv.png())
     return True
@@ -259,18 +305,20 @@ def main():
             return 1
         print(int(min(meds) / 2))
         return 0
+    global BASE
     meta = load_meta(a.meta)
-    md, tp_rows, ra_rows = markdown(cells, meta)
+    BASE = meta.get("baseline", "stock")
+    md, tp_rows, ra_rows, pc_rows = markdown(cells, meta)
     sys.stdout.write(md)
     if a.md:
         with open(a.md, "w") as f:
             f.write(md)
     if a.csv:
-        write_csv(a.csv, tp_rows, ra_rows)
+        write_csv(a.csv, tp_rows, ra_rows, pc_rows)
     ok = True
     if a.png:
         ok = write_png(a.png, tp_rows,
-                       f"pktgen: ours / stock, {meta.get('kernel', '')}")
+                       f"pktgen: ours / {BASE}, {meta.get('kernel', '')}")
     return 0 if ok else 1
 
 

@@ -8,7 +8,12 @@
 #
 #	bench/run.sh [--kernel 6.12|6.1|all|KV] [--quick] [--runs N]
 #		[--secs S] [--cells 'GLOB...'] [--no-build] [--ipopt]
+#		[--baseline REV]
 #
+# --baseline REV: ours as of git revision REV (built into build/baseline)
+# instead of the stock module: what a change bought, in one VM, ABBA, e.g.
+# `bench/run.sh --baseline HEAD~1 --runs 9 --cells 'dummy/*/64/1t'`.
+# Saved with a -vs-REV suffix.
 # --quick: one short run per cell (results saved with a -quick suffix).
 # --ipopt: the IPv4 option forwarding benchmark (bench/ipopt-guest.sh, the
 # PF_IPOPTION memo's measurement; make bench-ipopt) instead; saved as
@@ -19,10 +24,10 @@ set -u
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 BENCH=$REPO/bench
-kernel=6.12 build=1 quick="" args=() guest=guest.sh
+kernel=6.12 build=1 quick="" args=() guest=guest.sh base_rev=""
 
 usage() {
-	sed -n '/^#	bench\/run.sh/,/^#		\[--secs/p' "$0" | sed 's/^#//' >&2
+	sed -n '/^#	bench\/run.sh/,/^#		\[--baseline/p' "$0" | sed 's/^#//' >&2
 	exit 2
 }
 
@@ -33,6 +38,7 @@ while [ $# -gt 0 ]; do
 	--runs|--secs|--cells) args+=("$1" "$2"); shift ;;
 	--no-build) build=0 ;;
 	--ipopt) guest=ipopt-guest.sh ;;
+	--baseline) base_rev=$2; shift ;;
 	*) usage ;;
 	esac
 	shift
@@ -80,6 +86,7 @@ bench_one() {	# KV: one VM; report into bench/results
 	host_meta "$dir/host.txt" "$load"
 	mkdir -p "$BENCH/results"
 	name=$BENCH/results/$(date +%Y-%m-%d)-$kv$quick
+	[ -z "$base_rev" ] || name+=-vs-$(git -C "$REPO" rev-parse --short "$base_rev")
 	if [ "$guest" = ipopt-guest.sh ]; then
 		name+=-ipopt
 		cp "$dir/runs.csv" "$name.csv"
@@ -97,6 +104,19 @@ bench_one() {	# KV: one VM; report into bench/results
 	return "$rc"
 }
 
+# build_baseline REV: REV's sources in build/baseline, built for every
+# kernel by its own build-all.sh (build/baseline/build/KV/pktgen.ko)
+build_baseline() {
+	local src=$REPO/build/baseline
+	rm -rf "$src" && mkdir -p "$src" || return 1
+	git -C "$REPO" archive "$1" | tar -x -C "$src" || {
+		echo "bench: cannot export revision $1" >&2
+		return 1
+	}
+	"$src/tests/lib/build-all.sh" | sed "s/^/baseline $1: /"
+	return "${PIPESTATUS[0]}"
+}
+
 mapfile -t kvs < <(kernels)
 if [ ${#kvs[@]} -eq 0 ]; then
 	echo "bench: no installed kernel matches '$kernel'" >&2
@@ -104,6 +124,11 @@ if [ ${#kvs[@]} -eq 0 ]; then
 fi
 if [ "$build" = 1 ]; then
 	"$REPO/tests/lib/build-all.sh" || exit 1
+fi
+if [ -n "$base_rev" ]; then
+	build_baseline "$base_rev" || exit 1
+	[ "$guest" = guest.sh ] || { echo "bench: --baseline is for make bench only" >&2; exit 2; }
+	args+=(--baseline "$(git -C "$REPO" rev-parse --short "$base_rev")" "$REPO/build/baseline/build")
 fi
 conf="BENCH_ARGS=("
 [ ${#args[@]} -gt 0 ] && conf+=$(printf '%q ' "${args[@]}")

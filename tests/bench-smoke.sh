@@ -2,18 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Smoke test of the benchmark harness: bench/guest.sh --quick on two cells
-# (dummy and veth, start_xmit, 64 B) runs the kernel's pktgen.ko and ours
-# once each and prints a Markdown table with a ratio per cell.  No timing
-# assertion: only that both modules sent packets in every run and the
-# table is complete.  Runs the same whatever PKTGEN_MODULE says (the
+# (dummy and veth, start_xmit, 64 B) and one paced veth cell (captured
+# gaps) runs the kernel's pktgen.ko and ours once each and prints a
+# Markdown table with a ratio per cell and the pacing table.  No timing
+# assertion: only that both modules sent packets in every run, the gaps
+# were measured and the tables are complete.  Runs the same whatever PKTGEN_MODULE says (the
 # benchmark always loads both modules).
 . "$(dirname "$0")/lib/lib.sh"
 
 BENCH=$(cd "$(dirname "$0")/../bench" && pwd)
-CELLS="dummy/xmit/64/1t veth/xmit/64/1t"
+TP_CELLS="dummy/xmit/64/1t veth/xmit/64/1t" PACED=veth/ratep10000/64/1t
+CELLS="$TP_CELLS $PACED"
 
 ktap_header
-ktap_plan 6
+ktap_plan 9
 
 OUT_DIR=$(mktemp -d /tmp/bench-smoke.XXXXXX)
 cleanup_push "rm -rf $OUT_DIR"
@@ -38,9 +40,19 @@ done
 row_has_ratio() {	# CELL: its throughput row ends in a numeric ratio
 	grep -qE "^\| $1 \| [0-9].* \| [0-9].* \| [0-9]+\.[0-9]{2} \|$" "$LOG"
 }
-for c in $CELLS; do
+for c in $TP_CELLS; do
 	check "$c: table row with ratio ours/stock" row_has_ratio "$c"
 done
+
+# ...,note,gap_samples,gap_avg_ns,gap_sd_ns: a capture of every paced run
+gaps_ok() {	# CELL MODULE
+	awk -F, -v c="$1" -v m="$2" '$1 == c && $2 == m && $12 > 0 && $13 > 0 { g++ }
+		END { exit !(g == 1) }' "$OUT_DIR/runs.csv"
+}
+check "$PACED: gaps captured for stock and ours" \
+	eval "gaps_ok $PACED stock && gaps_ok $PACED ours"
+check "$PACED: pacing table row (requested 100 us, both modules)" \
+	grep -qE "^\| $PACED \| 100 us \| [0-9.]+ us \| [0-9.]+ us \| [0-9.]+ us \| [0-9.]+ us \|$" "$LOG"
 
 check "no pktgen module left loaded" test ! -e /sys/module/pktgen/initstate
 ktap_finish

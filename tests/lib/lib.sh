@@ -501,12 +501,13 @@ _CAP_PIDS=() _CAP_FILES=()
 # Immediate mode makes libpcap use one ring slot per snaplen bytes: a small
 # snaplen and a big buffer keep bursts of thousands of frames (with -s 0
 # only ~8 slots fit and most of a burst is dropped).  CAP_SNAPLEN and
-# CAP_BUFFER_KB override.
+# CAP_BUFFER_KB override; CAP_EXTRA adds options (one word each).
 cap_start() {
 	local ns=$1 dev=$2 file=$3 pid
+	# shellcheck disable=SC2086
 	ip netns exec "$ns" tcpdump -i "$dev" -w "$file" -U --immediate-mode \
 		-n -s "${CAP_SNAPLEN:-4096}" -B "${CAP_BUFFER_KB:-65536}" \
-		-Z root 2>"$file.log" &
+		-Z root ${CAP_EXTRA:-} 2>"$file.log" &
 	pid=$!
 	if ! wait_until 20 _cap_ready "$pid" "$file.log"; then
 		echo "# cap_start: tcpdump on $ns/$dev did not start:" >&2
