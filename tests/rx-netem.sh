@@ -71,7 +71,18 @@ run_case() {
 	ktap_diag "$lab: netem sent $SENT dropped $DROPPED; receiver: $(rx_val rx_packets) packets, lost $(rx_val lost), reordered $(rx_val reordered), duplicates $(rx_val duplicates), p50 $(rx_val latency_p50_ns) ns"
 }
 
-if ! modprobe -q sch_netem 2>/dev/null && ! grep -q '^sch_netem' /proc/modules; then
+# netem as a module, or built in (the debug kernel): ask tc, not modprobe
+netem_available() {
+	local ns=pgt-netem-$$ rc=1
+	modprobe -q sch_netem 2>/dev/null
+	ip netns add "$ns" || return 1
+	ip -n "$ns" link add d0 type dummy &&
+		tc -n "$ns" qdisc add dev d0 root netem 2>/dev/null && rc=0
+	ip netns del "$ns"
+	return "$rc"
+}
+
+if ! netem_available; then
 	ktap_header
 	ktap_plan 1
 	ktap_skip "netem" "sch_netem not available"
