@@ -8,12 +8,18 @@
 #
 #	bench/run.sh [--kernel 6.12|6.1|all|KV] [--quick] [--runs N]
 #		[--secs S] [--cells 'GLOB...'] [--no-build] [--ipopt]
-#		[--baseline REV]
+#		[--baseline REV] [--icount]
 #
 # --baseline REV: ours as of git revision REV (built into build/baseline)
 # instead of the stock module: what a change bought, in one VM, ABBA, e.g.
 # `bench/run.sh --baseline HEAD~1 --runs 9 --cells 'dummy/*/64/1t'`.
 # Saved with a -vs-REV suffix.
+# --icount: QEMU's clock counts guest instructions (-icount shift=0: 1 ns
+# each; sleep=off: idle time does not follow the host's clock either), so
+# a "second" is 10^9 instructions and pps is packets per 10^9
+# instructions, whatever else the host runs: runs agree within 0.5%.  One
+# thread only: the vCPUs then take turns on one host thread (the default
+# cells are */1t).  Saved with an -icount suffix.
 # --quick: one short run per cell (results saved with a -quick suffix).
 # --ipopt: the IPv4 option forwarding benchmark (bench/ipopt-guest.sh, the
 # PF_IPOPTION memo's measurement; make bench-ipopt) instead; saved as
@@ -24,7 +30,7 @@ set -u
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 BENCH=$REPO/bench
-kernel=6.12 build=1 quick="" args=() guest=guest.sh base_rev=""
+kernel=6.12 build=1 quick="" args=() guest=guest.sh base_rev="" icount="" cells_given=0
 
 usage() {
 	sed -n '/^#	bench\/run.sh/,/^#		\[--baseline/p' "$0" | sed 's/^#//' >&2
@@ -35,10 +41,12 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift ;;
 	--quick) quick=-quick; args+=(--quick) ;;
-	--runs|--secs|--cells) args+=("$1" "$2"); shift ;;
+	--cells) cells_given=1; args+=("$1" "$2"); shift ;;
+	--runs|--secs) args+=("$1" "$2"); shift ;;
 	--no-build) build=0 ;;
 	--ipopt) guest=ipopt-guest.sh ;;
 	--baseline) base_rev=$2; shift ;;
+	--icount) icount=-icount ;;
 	*) usage ;;
 	esac
 	shift
@@ -63,7 +71,8 @@ host_meta() {	# FILE LOAD_BEFORE
 		echo "host_cpu=$cpu ($(nproc) cores)"
 		echo "host_load=before: $2; after: $(uptime)"
 		echo "vm=virtme-ng $(vng --version 2>/dev/null | awk '{print $2}')," \
-			"QEMU TCG (--disable-kvm, as tests/lib/vm.sh)"
+			"QEMU TCG (--disable-kvm, as tests/lib/vm.sh)" \
+			"${icount:+with -icount shift=0,sleep=off: guest time counts instructions, pps = packets per 10^9 guest instructions}"
 	} >"$1"
 }
 
@@ -73,7 +82,8 @@ bench_one() {	# KV: one VM; report into bench/results
 	load=$(uptime)
 	echo "bench: $kv, host: $load"
 	TESTS=../bench/vm-entry TEST_TIMEOUT=${TEST_TIMEOUT:-1500} \
-		VM_TIMEOUT=${VM_TIMEOUT:-1800} "$REPO/tests/lib/vm.sh" check "$kv" |
+		VM_TIMEOUT=${VM_TIMEOUT:-1800} \
+		VM_QEMU_OPTS=${icount:+-icount shift=0,sleep=off} "$REPO/tests/lib/vm.sh" check "$kv" |
 		tee "$log"
 	rc=${PIPESTATUS[0]}
 	out=$(sed -n 's/^vm\.sh: output in //p' "$log" | head -n 1)
@@ -85,7 +95,7 @@ bench_one() {	# KV: one VM; report into bench/results
 	fi
 	host_meta "$dir/host.txt" "$load"
 	mkdir -p "$BENCH/results"
-	name=$BENCH/results/$(date +%Y-%m-%d)-$kv$quick
+	name=$BENCH/results/$(date +%Y-%m-%d)-$kv$quick$icount
 	[ -z "$base_rev" ] || name+=-vs-$(git -C "$REPO" rev-parse --short "$base_rev")
 	if [ "$guest" = ipopt-guest.sh ]; then
 		name+=-ipopt
@@ -130,6 +140,7 @@ if [ -n "$base_rev" ]; then
 	[ "$guest" = guest.sh ] || { echo "bench: --baseline is for make bench only" >&2; exit 2; }
 	args+=(--baseline "$(git -C "$REPO" rev-parse --short "$base_rev")" "$REPO/build/baseline/build")
 fi
+[ -n "$icount" ] && [ "$cells_given" = 0 ] && args+=(--cells '*/1t')
 conf="BENCH_ARGS=("
 [ ${#args[@]} -gt 0 ] && conf+=$(printf '%q ' "${args[@]}")
 echo "$conf)" >"$BENCH/.config"
