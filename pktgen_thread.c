@@ -367,6 +367,19 @@ static void pg_account_idle(struct pktgen_run *r, ktime_t since)
 }
 
 /*
+ * A burst's outcome goes into the run's counters once, not per copy: the
+ * proc side reads them locklessly and a burst is microseconds long.
+ */
+static void pg_count_burst(struct pktgen_run *r, unsigned int sent,
+			   unsigned int failed, unsigned int len)
+{
+	r->sofar += sent;
+	r->seq_num += sent;
+	r->tx_bytes += (u64)sent * len;
+	r->errors += failed;
+}
+
+/*
  * Hand the skb to the driver @burst times under the queue lock; the
  * "more" hint is set on all but the last.  Returns true when the skb was
  * consumed (sent or dropped), false when the queue pushed back.
@@ -376,7 +389,7 @@ static bool pg_xmit_start(struct pktgen_run *r, struct net_device *odev,
 {
 	struct sk_buff *skb = r->skb;
 	struct netdev_queue *txq = skb_get_tx_queue(odev, skb);
-	unsigned int len = skb->len, left = burst;
+	unsigned int len = skb->len, left = burst, sent = 0, failed = 0;
 	bool consumed = false;
 	netdev_tx_t ret;
 
@@ -396,13 +409,10 @@ static bool pg_xmit_start(struct pktgen_run *r, struct net_device *odev,
 			break;
 		}
 		consumed = true;
-		if (ret == NETDEV_TX_OK) {
-			r->sofar++;
-			r->seq_num++;
-			r->tx_bytes += len;
-		} else {
-			r->errors++;
-		}
+		if (ret == NETDEV_TX_OK)
+			sent++;
+		else
+			failed++;
 		if (!shared) {
 			r->skb = NULL;
 			break;
@@ -415,6 +425,7 @@ static bool pg_xmit_start(struct pktgen_run *r, struct net_device *odev,
 	 */
 	if (shared && left)
 		WARN_ON_ONCE(refcount_sub_and_test(left, &skb->users));
+	pg_count_burst(r, sent, failed, len);
 out_unlock:
 	HARD_TX_UNLOCK(odev, txq);
 	local_bh_enable();
@@ -470,35 +481,31 @@ static bool pg_xmit_receive(struct pktgen_run *r, struct net_device *odev,
 			    unsigned int burst, bool shared)
 {
 	struct sk_buff *skb = r->skb;
-	unsigned int len = skb->len, i;
+	unsigned int len = skb->len, copies = shared ? burst : 1;
+	unsigned int sent = 0, dropped = 0;
 	struct pg_rx_state st;
 
 	skb->protocol = eth_type_trans(skb, odev);
 	pg_rx_save(skb, &st);
 	if (shared)
-		refcount_add(burst, &skb->users);
+		refcount_add(copies, &skb->users);
 	else
 		r->skb = NULL;		/* the stack owns it now */
 
 	local_bh_disable();
-	for (i = 0; i < burst; i++) {
-		if (i && !pg_rx_restore(skb, &st, odev))
-			break;
+	for (;;) {
 		if (netif_receive_skb(skb) == NET_RX_DROP)
-			r->errors++;
-		r->sofar++;
-		r->seq_num++;
-		r->tx_bytes += len;
-		if (!shared)
-			break;
-		/* queued (RPS, backlog): it is not ours to send again */
-		if (refcount_read(&skb->users) != burst - i)
+			dropped++;
+		/* queued (RPS, backlog, a tap): it is not ours to send again */
+		if (++sent == copies || refcount_read(&skb->users) != copies - sent + 1 ||
+		    !pg_rx_restore(skb, &st, odev))
 			break;
 	}
 	/* the references of the copies not injected; ours is still held */
-	if (shared && i + 1 < burst)
-		WARN_ON_ONCE(refcount_sub_and_test(burst - i - 1, &skb->users));
+	if (sent < copies)
+		WARN_ON_ONCE(refcount_sub_and_test(copies - sent, &skb->users));
 	local_bh_enable();
+	pg_count_burst(r, sent, dropped, len);
 	return true;
 }
 
