@@ -83,7 +83,8 @@ bench_one() {	# KV: one VM; report into bench/results
 	echo "bench: $kv, host: $load"
 	TESTS=../bench/vm-entry TEST_TIMEOUT=${TEST_TIMEOUT:-1500} \
 		VM_TIMEOUT=${VM_TIMEOUT:-1800} \
-		VM_QEMU_OPTS=${icount:+-icount shift=0,sleep=off} "$REPO/tests/lib/vm.sh" check "$kv" |
+		VM_QEMU_OPTS=${icount:+-icount shift=0,sleep=off} VM_CPUS=${icount:+1} \
+		"$REPO/tests/lib/vm.sh" check "$kv" |
 		tee "$log"
 	rc=${PIPESTATUS[0]}
 	out=$(sed -n 's/^vm\.sh: output in //p' "$log" | head -n 1)

@@ -13,7 +13,8 @@
 # PKTGEN_MODULE=stock (test the distribution's pktgen), STRESS=1 (the
 # stress tests too) and their FUZZ_*, RACE_SECONDS, FAULT_SECONDS.  VM_TIMEOUT is the limit per
 # VM in seconds (2700); VM_VERBOSE=1 shows the kernel's console;
-# VM_QEMU_OPTS adds QEMU options (bench/run.sh --icount).
+# VM_QEMU_OPTS adds QEMU options and VM_CPUS sets the vCPUs (2)
+# (bench/run.sh --icount).
 set -u
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
@@ -75,7 +76,7 @@ boot() {	# KV MODE: run guest.sh MODE in a VM, console to $OUT/console-KV.log
 	echo "vm.sh: booting $kv ($m)"
 	t0=$SECONDS
 	timeout -k 30 "${VM_TIMEOUT:-2700}" "$VNG" --run "$(kimage "$kv")" \
-		--disable-kvm --cpus 2 --memory 2G --append "panic_on_warn=1" \
+		--disable-kvm --cpus "${VM_CPUS:-2}" --memory 2G --append "panic_on_warn=1" \
 		${VM_VERBOSE:+--verbose} ${VM_QEMU_OPTS:+--qemu-opts "$VM_QEMU_OPTS"} \
 		--rwdir "$OUT" --cwd "$REPO" -- "$cmd" </dev/null 2>&1 |
 		tee "$OUT/console-$kv.log"
