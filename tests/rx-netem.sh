@@ -128,11 +128,13 @@ check "duplicate: netem sent more than $N ($SENT)" test "${SENT:-0}" -gt "$N"
 check "duplicate: duplicates == netem sent - $N, rx_packets == sent, lost 0" \
 	rx_expect duplicates $((SENT - N)) rx_packets "$SENT" lost 0
 
-# 5. delay 10 ms: p50 between 10 and 12 ms, nothing below 10 ms
+# 5. delay 10 ms: nothing below 10 ms, and the median of the order of the
+# delay (below twice it): a check of what is measured, not of how fast
+# the host is (the debug kernel under TCG adds over 2 ms)
 N=1000
 run_case "delay" "$N" 1000 delay 10ms
 check "delay: rx_packets $N, lost 0" rx_expect rx_packets "$N" lost 0
 check "delay: latency_min >= 10 ms" rx_between latency_min_ns 10000000 99999999999
-check "delay: latency_p50 in 10..12 ms" rx_between latency_p50_ns 10000000 12000000
+check "delay: latency_p50 in 10..20 ms" rx_between latency_p50_ns 10000000 19999999
 
 ktap_finish
