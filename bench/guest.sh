@@ -14,7 +14,7 @@
 # in one VM as the stock comparison is.
 #
 # A cell is DEV/MODE/SIZE/THREADS (e.g. dummy/xmit/64/1t); --cells keeps
-# the cells matching one of the globs (default: all 44).  Cells are grouped (device and
+# the cells matching one of the globs (default: all 46).  Cells are grouped (device and
 # thread count, and the rate cells); for each of the N passes of a group
 # both modules run every cell of the group once, stock first in odd
 # passes and ours first in even ones (ABBA), so a change in host load
