@@ -468,6 +468,20 @@ static void pg_rx_jitter(struct pg_rx_seq *q, s64 transit)
 	q->have_transit = true;
 }
 
+/* Add the series @s to @d (a single value is a series of one). */
+static void pg_rx_moments_add(struct pg_rx_moments *d, const struct pg_rx_moments *s)
+{
+	if (!s->count)
+		return;
+	if (!d->count || s->min < d->min)
+		d->min = s->min;
+	d->max = max(d->max, s->max);
+	d->count += s->count;
+	d->sum += s->sum;
+	d->sq_lo += s->sq_lo;
+	d->sq_hi += s->sq_hi + (d->sq_lo < s->sq_lo);
+}
+
 /*
  * The time since the stream's previous packet: the sender's spacing as the
  * receiver sees it (pacing accuracy).  Arrival times are read before the
@@ -475,22 +489,17 @@ static void pg_rx_jitter(struct pg_rx_seq *q, s64 transit)
  */
 static void pg_rx_gap(struct pg_rx_seq *q, u64 now_ns)
 {
-	struct pg_rx_moments *m = &q->gap;
-	u64 gap, sq;
+	struct pg_rx_moments one = { .count = 1 };
 
 	if (now_ns < q->prev_arrival_ns)
 		return;
 	if (q->prev_arrival_ns) {
-		gap = now_ns - q->prev_arrival_ns;
-		if (!m->count || gap < m->min)
-			m->min = gap;
-		m->max = max(m->max, gap);
-		m->count++;
-		m->sum += gap;
-		sq = min_t(u64, gap, PG_RX_SQ_CLAMP);
-		sq *= sq;
-		m->sq_lo += sq;
-		m->sq_hi += m->sq_lo < sq;
+		one.sum = now_ns - q->prev_arrival_ns;
+		one.min = one.sum;
+		one.max = one.sum;
+		one.sq_lo = min_t(u64, one.sum, PG_RX_SQ_CLAMP);
+		one.sq_lo *= one.sq_lo;
+		pg_rx_moments_add(&q->gap, &one);
 	}
 	q->prev_arrival_ns = now_ns;
 }
@@ -1045,19 +1054,6 @@ static void pg_rx_sum_stream(struct pg_rx_stream *s, struct pg_rx_sum *d,
 	d->restarts = q.restarts;
 	d->jitter_ns = q.jitter16 >> 4;
 	d->gap = q.gap;
-}
-
-static void pg_rx_moments_add(struct pg_rx_moments *d, const struct pg_rx_moments *s)
-{
-	if (!s->count)
-		return;
-	if (!d->count || s->min < d->min)
-		d->min = s->min;
-	d->max = max(d->max, s->max);
-	d->count += s->count;
-	d->sum += s->sum;
-	d->sq_lo += s->sq_lo;
-	d->sq_hi += s->sq_hi + (d->sq_lo < s->sq_lo);
 }
 
 /*

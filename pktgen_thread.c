@@ -481,14 +481,13 @@ static bool pg_xmit_receive(struct pktgen_run *r, struct net_device *odev,
 			    unsigned int burst, bool shared)
 {
 	struct sk_buff *skb = r->skb;
-	unsigned int len = skb->len, copies = shared ? burst : 1;
-	unsigned int sent = 0, dropped = 0;
+	unsigned int len = skb->len, sent = 0, dropped = 0;
 	struct pg_rx_state st;
 
 	skb->protocol = eth_type_trans(skb, odev);
 	pg_rx_save(skb, &st);
 	if (shared)
-		refcount_add(copies, &skb->users);
+		refcount_add(burst, &skb->users);
 	else
 		r->skb = NULL;		/* the stack owns it now */
 
@@ -497,13 +496,13 @@ static bool pg_xmit_receive(struct pktgen_run *r, struct net_device *odev,
 		if (netif_receive_skb(skb) == NET_RX_DROP)
 			dropped++;
 		/* queued (RPS, backlog, a tap): it is not ours to send again */
-		if (++sent == copies || refcount_read(&skb->users) != copies - sent + 1 ||
+		if (++sent == burst || refcount_read(&skb->users) != burst - sent + 1 ||
 		    !pg_rx_restore(skb, &st, odev))
 			break;
 	}
 	/* the references of the copies not injected; ours is still held */
-	if (sent < copies)
-		WARN_ON_ONCE(refcount_sub_and_test(copies - sent, &skb->users));
+	if (sent < burst)
+		WARN_ON_ONCE(refcount_sub_and_test(burst - sent, &skb->users));
 	local_bh_enable();
 	pg_count_burst(r, sent, dropped, len);
 	return true;

@@ -73,13 +73,10 @@ run_case() {
 
 # netem as a module, or built in (the debug kernel): ask tc, not modprobe
 netem_available() {
-	local ns=pgt-netem-$$ rc=1
+	local probe
 	modprobe -q sch_netem 2>/dev/null
-	ip netns add "$ns" || return 1
-	ip -n "$ns" link add d0 type dummy &&
-		tc -n "$ns" qdisc add dev d0 root netem 2>/dev/null && rc=0
-	ip netns del "$ns"
-	return "$rc"
+	ns_create probe && ip -n "$probe" link add d0 type dummy &&
+		tc -n "$probe" qdisc add dev d0 root netem 2>/dev/null
 }
 
 if ! netem_available; then
