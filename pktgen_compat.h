@@ -35,4 +35,29 @@ pg_netdev_get_by_name(struct net *net, const char *name, netdevice_tracker *trac
 	return dev;
 }
 
+/*
+ * Whether tc's ingress hook (an ingress or clsact qdisc's filters, or tcx
+ * BPF links) is attached to @dev.  6.6 moved it from miniq_ingress to
+ * tcx_ingress, behind CONFIG_NET_XGRESS.
+ */
+static inline bool pg_dev_tc_ingress(const struct net_device *dev)
+{
+#if IS_ENABLED(CONFIG_NET_XGRESS)
+	return rcu_access_pointer(dev->tcx_ingress);
+#elif IS_ENABLED(CONFIG_NET_CLS_ACT)
+	return rcu_access_pointer(dev->miniq_ingress);
+#else
+	return false;
+#endif
+}
+
+static inline bool pg_dev_nf_ingress(const struct net_device *dev)
+{
+#if IS_ENABLED(CONFIG_NETFILTER_INGRESS)
+	return rcu_access_pointer(dev->nf_hooks_ingress);
+#else
+	return false;
+#endif
+}
+
 #endif /* _PKTGEN_COMPAT_H */

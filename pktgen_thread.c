@@ -432,60 +432,43 @@ out_unlock:
 	return consumed;
 }
 
-/* What netif_receive_skb() may change in an skb it did not keep. */
-struct pg_rx_state {
-	unsigned char *data;
-	unsigned char *tail;
-	unsigned int len;
-	unsigned int data_len;
-	u16 mac_header;
-	u8 pkt_type;
-	__be16 protocol;
-};
-
-static void pg_rx_save(const struct sk_buff *skb, struct pg_rx_state *st)
+/*
+ * Whether @dev's receive path has a hook that may rewrite or reallocate
+ * an skb in place: generic XDP, tc ingress, netfilter ingress, or an
+ * rx_handler (bridge, bond, macvlan, ...).  Such a hook takes an skb as
+ * its own; one shared among injections would be rewritten under the next
+ * injection, and reallocated only after a BUG() (pskb_expand_head() on a
+ * shared skb: generic XDP does it for any skb with less than 256 bytes of
+ * headroom).  The receive path without hooks keeps what it is handed
+ * intact: every protocol handler takes an skb it may share with a tap and
+ * clones it before a change.
+ */
+static bool pg_rx_hooked(const struct net_device *dev)
 {
-	st->data = skb->data;
-	st->tail = skb_tail_pointer(skb);
-	st->len = skb->len;
-	st->data_len = skb->data_len;
-	st->mac_header = skb->mac_header;
-	st->pkt_type = skb->pkt_type;
-	st->protocol = skb->protocol;
-}
-
-/* Make a returned skb look as it did before it was injected, if it can. */
-static bool pg_rx_restore(struct sk_buff *skb, const struct pg_rx_state *st,
-			  struct net_device *odev)
-{
-	if (skb_tail_pointer(skb) != st->tail || skb->data_len != st->data_len)
-		return false;
-	skb_dst_drop(skb);
-	nf_reset_ct(skb);
-	skb_ext_reset(skb);
-	skb->data = st->data;
-	skb->len = st->len;
-	skb->mac_header = st->mac_header;
-	skb->pkt_type = st->pkt_type;
-	skb->protocol = st->protocol;
-	skb->dev = odev;
-	return true;
+	return rcu_access_pointer(dev->xdp_prog) || rcu_access_pointer(dev->rx_handler) ||
+	       pg_dev_tc_ingress(dev) || pg_dev_nf_ingress(dev);
 }
 
 /*
  * xmit_mode netif_receive: inject into the device's receive path, @burst
  * times while the stack frees the skb synchronously.  Every injection
  * counts as sent; those the stack dropped are errors too (as upstream).
+ * Where a hook sits on the receive path, one injection of an skb given
+ * away; the hooks are looked at again after every injection, as one may
+ * be attached meanwhile.
  */
 static bool pg_xmit_receive(struct pktgen_run *r, struct net_device *odev,
 			    unsigned int burst, bool shared)
 {
 	struct sk_buff *skb = r->skb;
 	unsigned int len = skb->len, sent = 0, dropped = 0;
-	struct pg_rx_state st;
+
+	if (shared && pg_rx_hooked(odev))
+		shared = false;
+	if (!shared)
+		burst = 1;
 
 	skb->protocol = eth_type_trans(skb, odev);
-	pg_rx_save(skb, &st);
 	if (shared)
 		refcount_add(burst, &skb->users);
 	else
@@ -495,9 +478,9 @@ static bool pg_xmit_receive(struct pktgen_run *r, struct net_device *odev,
 	for (;;) {
 		if (netif_receive_skb(skb) == NET_RX_DROP)
 			dropped++;
-		/* queued (RPS, backlog, a tap): it is not ours to send again */
+		/* queued (RPS, backlog): it is not ours to send again */
 		if (++sent == burst || refcount_read(&skb->users) != burst - sent + 1 ||
-		    !pg_rx_restore(skb, &st, odev))
+		    pg_rx_hooked(odev))
 			break;
 	}
 	/* the references of the copies not injected; ours is still held */
