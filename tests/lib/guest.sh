@@ -17,6 +17,27 @@ export KV OUT PKTGEN_KO="$REPO/build/$KV/pktgen.ko"
 export PATH="/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:$PATH"
 
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+
+# A kernel booted from its build tree (make debug-kernel; vm.sh passes
+# PG_KTREE): virtme-ng's /lib/modules/KV is a symlink to itself here, so
+# modprobe finds nothing, not even the stock pktgen.ko the differential
+# tests compare with.  Lay it out again on the guest's tmpfs from the tree.
+modules_from_tree() {
+	local tree=$1 dir=/lib/modules/$KV m
+	rm -rf "$dir" && mkdir -p "$dir" || return 1
+	ln -s "$tree" "$dir/build"
+	cp "$tree/modules.builtin" "$tree/modules.builtin.modinfo" "$dir/" || return 1
+	while read -r m; do
+		m=${m%.o}.ko
+		mkdir -p "$dir/kernel/${m%/*}" && ln -s "$tree/$m" "$dir/kernel/$m" || return 1
+		echo "kernel/$m" >>"$dir/modules.order"
+	done <"$tree/modules.order"
+	depmod "$KV"
+}
+if [ -n "${PG_KTREE:-}" ] && ! [ -d "/lib/modules/$KV/kernel" ]; then
+	modules_from_tree "$PG_KTREE" ||
+		echo "# guest: /lib/modules/$KV from $PG_KTREE failed" >&2
+fi
 echo "# guest: $(uname -r), $(nproc) cpus, module: ${PKTGEN_MODULE:-ours}" \
 	"(${PKTGEN_KO})"
 

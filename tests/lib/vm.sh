@@ -73,6 +73,9 @@ kimage() {
 boot() {	# KV MODE: run guest.sh MODE in a VM, console to $OUT/console-KV.log
 	local kv=$1 m=$2 cmd rc t0
 	cmd="bash $(printf '%q ' "$REPO/tests/lib/guest.sh" "$m" "$kv" "$OUT" "${genv[@]}")"
+	# a kernel from its build tree: guest.sh makes its modules loadable
+	[ -e "/boot/vmlinuz-$kv" ] ||
+		cmd+=" $(printf '%q' "PG_KTREE=$(readlink -f "/lib/modules/$kv/build")")"
 	echo "vm.sh: booting $kv ($m)"
 	t0=$SECONDS
 	timeout -k 30 "${VM_TIMEOUT:-2700}" "$VNG" --run "$(kimage "$kv")" \
