@@ -152,9 +152,11 @@ top_ok() {
 		{ cat "$1"; return 1; }
 }
 
-run_top() {	# OUT: pktgen-top in the background during a 200000 packet run
+run_top() {	# OUT: pktgen-top in the background during a 4 s run
 	local pid rc=0
-	in_ns "$NS" pg_set "$DEV_D" "count 200000" || return 1
+	# a time, not a count: the debug kernel sends ~1000 pps
+	in_ns "$NS" pg_set "$DEV_D" "count 0" || return 1
+	in_ns "$NS" pg_set "$DEV_D" "duration 4s" || return 1
 	ip netns exec "$NS" "$TOOLS/pktgen-top" -d 0.5 -w 60 --plain >"$1" 2>&1 &
 	pid=$!
 	cleanup_push "kill $pid"
