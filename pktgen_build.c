@@ -778,6 +778,7 @@ static void pg_add_frags(struct sk_buff *skb, struct page *page, unsigned int n,
 	skb_shinfo(skb)->flags |= SKBFL_SHARED_FRAG;
 }
 
+/* An skb with @len bytes of room, and the device's link-layer headroom before them. */
 static struct sk_buff *pg_alloc_skb(const struct pktgen_run *r, struct net_device *odev,
 				    unsigned int len)
 {
@@ -785,14 +786,18 @@ static struct sk_buff *pg_alloc_skb(const struct pktgen_run *r, struct net_devic
 	gfp_t gfp = GFP_NOWAIT | __GFP_NOWARN;
 	struct sk_buff *skb;
 
-	if (r->node == NUMA_NO_NODE)
-		return __netdev_alloc_skb(odev, headroom + len, gfp);
-
-	skb = __alloc_skb(NET_SKB_PAD + headroom + len, gfp, 0, r->node);
-	if (skb) {
-		skb_reserve(skb, NET_SKB_PAD);
-		skb->dev = odev;
+	if (r->node == NUMA_NO_NODE) {
+		/* reserves NET_SKB_PAD itself */
+		skb = __netdev_alloc_skb(odev, headroom + len, gfp);
+	} else {
+		skb = __alloc_skb(NET_SKB_PAD + headroom + len, gfp, 0, r->node);
+		if (skb) {
+			skb_reserve(skb, NET_SKB_PAD);
+			skb->dev = odev;
+		}
 	}
+	if (skb)
+		skb_reserve(skb, headroom);
 	return skb;
 }
 
