@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# netif_receive with burst > 1 into a device whose receive path has a hook
+# netif_receive (burst 8, and 1) into a device whose receive path has a hook
 # that takes an skb as its own: generic XDP, a tc ingress BPF program that
 # grows the head, a macvlan (an rx_handler); then hooks attached and
 # removed while a run goes on.  An skb shared among the injections of a
@@ -18,7 +18,7 @@
 . "$(dirname "$0")/lib/lib.sh"
 
 ktap_header
-ktap_plan 17
+ktap_plan 20
 
 BPFPROG="python3 $LIB_DIR/bpfprog.py"
 N=64
@@ -117,9 +117,13 @@ one_case plain 1
 if [ $have_xdp = 1 ]; then
 	check "generic XDP on d0" ip -n "$NS" link set dev d0 xdpgeneric pinned "$BPFDIR/xdp"
 	one_case xdp 1
+	# burst 1, the default: the stock module shares its skb even then
+	in_ns "$NS" pg_set d0 "burst 1"
+	one_case xdp_burst1 1
+	in_ns "$NS" pg_set d0 "burst 8"
 	ip -n "$NS" link set dev d0 xdpgeneric off
 else
-	for i in 1 2 3 4; do ktap_skip "generic XDP ($i)" "$no_xdp"; done
+	for i in 1 2 3 4 5 6 7; do ktap_skip "generic XDP ($i)" "$no_xdp"; done
 fi
 
 if [ $have_tc = 1 ]; then
