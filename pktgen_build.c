@@ -9,6 +9,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bpf.h>
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
 #include <linux/inetdevice.h>
@@ -778,7 +779,12 @@ static void pg_add_frags(struct sk_buff *skb, struct page *page, unsigned int n,
 	skb_shinfo(skb)->flags |= SKBFL_SHARED_FRAG;
 }
 
-/* An skb with @len bytes of room, and the device's link-layer headroom before them. */
+/*
+ * An skb with @len bytes of room, and the device's link-layer headroom
+ * before them.  An skb netif_receive injects more than once gets the
+ * room generic XDP wants: were a program attached during an injection,
+ * XDP would otherwise reallocate the head of a shared skb, which BUG()s.
+ */
 static struct sk_buff *pg_alloc_skb(const struct pktgen_run *r, struct net_device *odev,
 				    unsigned int len)
 {
@@ -786,6 +792,8 @@ static struct sk_buff *pg_alloc_skb(const struct pktgen_run *r, struct net_devic
 	gfp_t gfp = GFP_NOWAIT | __GFP_NOWARN;
 	struct sk_buff *skb;
 
+	if (pg_receive_reuses(&r->cfg))
+		headroom = max_t(unsigned int, headroom, XDP_PACKET_HEADROOM);
 	if (r->node == NUMA_NO_NODE) {
 		/* reserves NET_SKB_PAD itself */
 		skb = __netdev_alloc_skb(odev, headroom + len, gfp);

@@ -8,6 +8,7 @@
 
 #include <linux/version.h>
 #include <linux/netdevice.h>
+#include <net/sch_generic.h>
 
 /* get_unaligned_be16() and friends moved to <linux/unaligned.h> in 6.12. */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
@@ -36,16 +37,22 @@ pg_netdev_get_by_name(struct net *net, const char *name, netdevice_tracker *trac
 }
 
 /*
- * Whether tc's ingress hook (an ingress or clsact qdisc's filters, or tcx
- * BPF links) is attached to @dev.  6.6 moved it from miniq_ingress to
- * tcx_ingress, behind CONFIG_NET_XGRESS.
+ * Whether tc's ingress hook (an ingress or clsact qdisc, or tcx BPF
+ * links) is attached to @dev.  6.6 moved it to tcx_ingress, behind
+ * CONFIG_NET_XGRESS, set as soon as the qdisc is.  Before, miniq_ingress
+ * was set only by the first filter, which runs with no warning: the
+ * qdisc, grafted on the ingress queue before any filter, is what tells.
+ * That queue is freed only with the device.
  */
 static inline bool pg_dev_tc_ingress(const struct net_device *dev)
 {
 #if IS_ENABLED(CONFIG_NET_XGRESS)
 	return rcu_access_pointer(dev->tcx_ingress);
 #elif IS_ENABLED(CONFIG_NET_CLS_ACT)
-	return rcu_access_pointer(dev->miniq_ingress);
+	const struct netdev_queue *ingress = rcu_dereference_protected(dev->ingress_queue, 1);
+
+	return rcu_access_pointer(dev->miniq_ingress) ||
+	       (ingress && rcu_access_pointer(ingress->qdisc_sleeping) != &noop_qdisc);
 #else
 	return false;
 #endif

@@ -293,6 +293,7 @@ static void pg_start_device(struct pktgen_dev *pkt)
 	r->skb = NULL;
 	r->clone_count = 0;
 	r->last_ok = true;
+	r->given_frags = -1;
 	r->started_at = ktime_get();
 	r->stopped_at = r->started_at;
 	r->next_tx = r->started_at;
@@ -318,7 +319,7 @@ static void pg_stop_device(struct pktgen_dev *pkt)
 	if (!pkt->running)
 		return;
 
-	nr_frags = r->skb ? skb_shinfo(r->skb)->nr_frags : -1;
+	nr_frags = r->skb ? skb_shinfo(r->skb)->nr_frags : r->given_frags;
 	r->stopped_at = ktime_get();
 	consume_skb(r->skb);
 	r->skb = NULL;
@@ -438,8 +439,7 @@ out_unlock:
  * rx_handler (bridge, bond, macvlan, ...).  Such a hook takes an skb as
  * its own; one shared among injections would be rewritten under the next
  * injection, and reallocated only after a BUG() (pskb_expand_head() on a
- * shared skb: generic XDP does it for any skb with less than 256 bytes of
- * headroom).  The receive path without hooks keeps what it is handed
+ * shared skb).  The receive path without hooks keeps what it is handed
  * intact: every protocol handler takes an skb it may share with a tap and
  * clones it before a change.
  */
@@ -455,7 +455,8 @@ static bool pg_rx_hooked(const struct net_device *dev)
  * counts as sent; those the stack dropped are errors too (as upstream).
  * Where a hook sits on the receive path, one injection of an skb given
  * away; the hooks are looked at again after every injection, as one may
- * be attached meanwhile.
+ * be attached meanwhile.  A burst of one gives its skb away: it is built
+ * anew for every slot (clone_skb is 0 in this mode).
  */
 static bool pg_xmit_receive(struct pktgen_run *r, struct net_device *odev,
 			    unsigned int burst, bool shared)
@@ -469,10 +470,17 @@ static bool pg_xmit_receive(struct pktgen_run *r, struct net_device *odev,
 		burst = 1;
 
 	skb->protocol = eth_type_trans(skb, odev);
-	if (shared)
+	if (shared) {
 		refcount_add(burst, &skb->users);
-	else
+	} else {
 		r->skb = NULL;		/* the stack owns it now */
+		/*
+		 * With flag SHARED the stock module would have kept it, and
+		 * its Result shows its frags: so does ours.
+		 */
+		if (r->cfg.flags & PG_F(SHARED))
+			r->given_frags = skb_shinfo(skb)->nr_frags;
+	}
 
 	local_bh_disable();
 	for (;;) {
@@ -579,6 +587,7 @@ static void pg_build_failed(struct pktgen_dev *pkt, int err)
 
 	r->skb = NULL;
 	r->last_ok = false;
+	r->given_frags = -1;
 	if (err == -ENOENT) {
 		pg_stop_device(pkt);
 		pg_set_result(pkt,
@@ -635,7 +644,8 @@ static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt)
 
 	switch (r->cfg.xmit_mode) {
 	case PG_XMIT_RECEIVE:
-		r->last_ok = pg_xmit_receive(r, odev, shared ? r->cfg.burst : 1, shared);
+		r->last_ok = pg_xmit_receive(r, odev, shared ? r->cfg.burst : 1,
+					     pg_receive_reuses(&r->cfg));
 		break;
 	case PG_XMIT_QUEUE:
 		r->last_ok = pg_xmit_queue(pkt, pg_queue_reuses(r, shared));

@@ -3,8 +3,8 @@
 #
 # netif_receive (burst 8, and 1) into a device whose receive path has a hook
 # that takes an skb as its own: generic XDP, a tc ingress BPF program that
-# grows the head, a macvlan (an rx_handler); then hooks attached and
-# removed while a run goes on.  An skb shared among the injections of a
+# grows the head, a macvlan (an rx_handler); RPS, which queues the skb;
+# then hooks attached and removed while a run goes on.  An skb shared among the injections of a
 # burst must not reach such a hook: generic XDP reallocates any skb with
 # less than 256 bytes of headroom, which BUG()s on a shared one
 # (pskb_expand_head; the stock module dies so).  Every case checks the
@@ -18,7 +18,7 @@
 . "$(dirname "$0")/lib/lib.sh"
 
 ktap_header
-ktap_plan 20
+ktap_plan 23
 
 BPFPROG="python3 $LIB_DIR/bpfprog.py"
 N=64
@@ -58,11 +58,13 @@ fi
 ip -n "$NS" link del mv0 2>/dev/null
 [ -s "$TMP/bpf.log" ] && sed 's/^/# /' "$TMP/bpf.log"
 
-# the generic XDP and ingress static keys held on from keep0: under TCG
-# patching one while the other vCPU runs through it can hang both
-# (lib.sh, pin_static_keys)
+# the generic XDP, ingress and (6.12) software-filter static keys held on
+# from keep0: under TCG patching one while the other vCPU runs through it
+# can hang both or oops on its int3 (lib.sh, pin_static_keys)
 [ $have_xdp = 1 ] && ip -n "$NS" link set dev keep0 xdpgeneric pinned "$BPFDIR/xdp"
 tc -n "$NS" qdisc add dev keep0 clsact
+[ $have_tc = 1 ] && tc -n "$NS" filter add dev keep0 ingress bpf direct-action \
+	object-pinned "$BPFDIR/tc"
 
 setup() {
 	local c
@@ -145,24 +147,46 @@ else
 	for i in 1 2 3 4; do ktap_skip "macvlan ($i)" "$no_macvlan"; done
 fi
 
+# No hook, but RPS: every injection is queued for a backlog, where the
+# stack holds the skb after netif_receive_skb() returns: the burst must
+# end there rather than inject an skb still queued.
+rps=/sys/class/net/d0/queues/rx-0/rps_cpus
+if in_ns "$NS" sh -c "echo $(printf '%x' $(( (1 << $(nproc)) - 1 ))) > $rps" 2>/dev/null; then
+	one_case rps 1
+	in_ns "$NS" sh -c "echo 0 > $rps"
+else
+	for i in 1 2 3; do ktap_skip "RPS ($i)" "no $rps"; done
+fi
+
 # Hooks come and go while a run injects bursts: nothing to check but that
-# the kernel lives, and the run stops cleanly.
+# the kernel lives, and the run stops cleanly.  Each round attaches and
+# detaches in batches (one ip or tc process for 20 changes), so that a
+# change lands inside an injection often: the generic XDP program did in
+# about a minute of single changes before the burst's skb had the
+# headroom it wants.
+flip_batch() {	# FILE: 20 rounds of the hooks this kernel takes, as tc and ip batches
+	local i
+	: >"$1.ip"
+	: >"$1.tc"
+	for i in $(seq 20); do
+		[ $have_xdp = 1 ] && printf '%s\n' \
+			"link set dev d0 xdpgeneric pinned $BPFDIR/xdp" \
+			"link set dev d0 xdpgeneric off" >>"$1.ip"
+		[ $have_macvlan = 1 ] && printf '%s\n' \
+			"link add mv0 link d0 type macvlan" "link del mv0" >>"$1.ip"
+		echo "qdisc add dev d0 clsact" >>"$1.tc"
+		[ $have_tc = 1 ] && echo "filter add dev d0 ingress bpf direct-action" \
+			"object-pinned $BPFDIR/tc" >>"$1.tc"
+		echo "qdisc del dev d0 clsact" >>"$1.tc"
+	done
+}
 flip_hooks() {
 	local end=$((SECONDS + 8)) n=0
+	flip_batch "$TMP/flip"
 	while [ $SECONDS -lt $end ]; do
-		if [ $have_xdp = 1 ]; then
-			ip -n "$NS" link set dev d0 xdpgeneric pinned "$BPFDIR/xdp"
-			ip -n "$NS" link set dev d0 xdpgeneric off
-		fi
-		tc -n "$NS" qdisc add dev d0 clsact
-		[ $have_tc = 1 ] && tc -n "$NS" filter add dev d0 ingress \
-			bpf direct-action object-pinned "$BPFDIR/tc"
-		tc -n "$NS" qdisc del dev d0 clsact
-		if [ $have_macvlan = 1 ]; then
-			ip -n "$NS" link add mv0 link d0 type macvlan
-			ip -n "$NS" link del mv0
-		fi
-		n=$((n + 1))
+		[ -s "$TMP/flip.ip" ] && ip -force -n "$NS" -batch "$TMP/flip.ip"
+		tc -force -n "$NS" -batch "$TMP/flip.tc"
+		n=$((n + 20))
 	done
 	echo "$n"
 }
