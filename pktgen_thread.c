@@ -464,6 +464,14 @@ static bool pg_xmit_receive(struct pktgen_run *r, struct net_device *odev,
 	struct sk_buff *skb = r->skb;
 	unsigned int len = skb->len, sent = 0, dropped = 0;
 
+	/*
+	 * The hooks are looked at with BH off, through the injections: tc
+	 * publishes new filters only after a grace period, which waits for
+	 * this section (mini_qdisc_pair_swap()), and their qdisc, published
+	 * before, is seen here.  Generic XDP publishes at once: the skb has
+	 * its headroom (pg_alloc_skb()).
+	 */
+	local_bh_disable();
 	if (shared && pg_rx_hooked(odev))
 		shared = false;
 	if (!shared)
@@ -482,7 +490,6 @@ static bool pg_xmit_receive(struct pktgen_run *r, struct net_device *odev,
 			r->given_frags = skb_shinfo(skb)->nr_frags;
 	}
 
-	local_bh_disable();
 	for (;;) {
 		if (netif_receive_skb(skb) == NET_RX_DROP)
 			dropped++;
