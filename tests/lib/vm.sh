@@ -12,7 +12,8 @@
 # Env passed into the guest: TESTS="a b" (only these tests), TEST_TIMEOUT,
 # PKTGEN_MODULE=stock (test the distribution's pktgen), STRESS=1 (the
 # stress tests too) and their FUZZ_*, RACE_SECONDS, FAULT_SECONDS.  VM_TIMEOUT is the limit per
-# VM in seconds (2700); VM_VERBOSE=1 shows the kernel's console;
+# VM in seconds (2700); VM_VERBOSE=1 shows the kernel's console (always
+# in $OUT/console-KV.log, and its end after a panic);
 # VM_QEMU_OPTS adds QEMU options and VM_CPUS sets the vCPUs (2)
 # (bench/run.sh --icount).
 set -u
@@ -71,21 +72,39 @@ kimage() {
 }
 
 boot() {	# KV MODE: run guest.sh MODE in a VM, console to $OUT/console-KV.log
-	local kv=$1 m=$2 cmd rc t0
+	local kv=$1 m=$2 cmd rc t0 append
 	cmd="bash $(printf '%q ' "$REPO/tests/lib/guest.sh" "$m" "$kv" "$OUT" "${genv[@]}")"
 	# a kernel from its build tree: guest.sh makes its modules loadable
 	[ -e "/boot/vmlinuz-$kv" ] ||
 		cmd+=" $(printf '%q' "PG_KTREE=$(readlink -f "/lib/modules/$kv/build")")"
 	echo "vm.sh: booting $kv ($m)"
 	t0=$SECONDS
+	# The kernel's console always goes to the log (loglevel 4: errors and
+	# worse; an oops prints everything); on stdout only with VM_VERBOSE.
+	append="panic_on_warn=1"
+	[ -n "${VM_VERBOSE:-}" ] || append+=" loglevel=4"
 	timeout -k 30 "${VM_TIMEOUT:-2700}" "$VNG" --run "$(kimage "$kv")" \
-		--disable-kvm --cpus "${VM_CPUS:-2}" --memory 2G --append "panic_on_warn=1" \
-		${VM_VERBOSE:+--verbose} ${VM_QEMU_OPTS:+--qemu-opts "$VM_QEMU_OPTS"} \
+		--disable-kvm --cpus "${VM_CPUS:-2}" --memory 2G --append "$append" \
+		--verbose ${VM_QEMU_OPTS:+--qemu-opts "$VM_QEMU_OPTS"} \
 		--rwdir "$OUT" --cwd "$REPO" -- "$cmd" </dev/null 2>&1 |
-		tee "$OUT/console-$kv.log"
+		tee "$OUT/console-$kv.log" | kernel_lines_filter
 	rc=${PIPESTATUS[0]}
 	echo "vm.sh: $kv VM exited $rc after $((SECONDS - t0))s"
+	if [ "$rc" -eq 255 ]; then
+		echo "vm.sh: the end of $kv's console ($OUT/console-$kv.log):"
+		grep -a '^\[ *[0-9]*\.[0-9]*\]' "$OUT/console-$kv.log" | tail -n 80
+	fi
 	return "$rc"
+}
+
+# without VM_VERBOSE, drop the kernel's own lines ("[   12.345678] ...")
+kernel_lines_filter() {
+	if [ -n "${VM_VERBOSE:-}" ]; then
+		cat
+	else
+		grep -a --line-buffered -v -e '^\[ *[0-9]*\.[0-9]*\] ' \
+			-e '^Probing EDD' -e '^Memory KASLR' -e '^Poking KASLR'
+	fi
 }
 
 if [ "$mode" = run ]; then
