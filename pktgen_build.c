@@ -813,7 +813,7 @@ static struct sk_buff *pg_alloc_frag_skb(struct net_device *odev, unsigned int s
  * XDP would otherwise reallocate the head of a shared skb, which BUG()s.
  * That head comes from page fragments: a kmalloc()ed head of 1 KiB
  * made 6.1's netif_receive burst 32 cost 4% more instructions, one of
- * page fragments 7% less than the 512-byte head before it.
+ * page fragments 6% less than the 512-byte head before it.
  */
 static struct sk_buff *pg_alloc_skb(const struct pktgen_run *r, struct net_device *odev,
 				    unsigned int len)
