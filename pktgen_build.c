@@ -784,7 +784,7 @@ static void pg_add_frags(struct sk_buff *skb, struct page *page, unsigned int n,
  * cache, as drivers' receive buffers do; NULL if it does not fit in a
  * page or no memory is free.
  */
-static struct sk_buff *pg_alloc_frag_skb(struct net_device *odev, unsigned int size)
+static struct sk_buff *pg_alloc_frag_skb(unsigned int size)
 {
 	unsigned int truesize = SKB_DATA_ALIGN(size) +
 				SKB_DATA_ALIGN(sizeof(struct skb_shared_info));
@@ -801,19 +801,18 @@ static struct sk_buff *pg_alloc_frag_skb(struct net_device *odev, unsigned int s
 		skb_free_frag(data);
 		return NULL;
 	}
-	skb->dev = odev;
 	return skb;
 }
 
 /*
  * An skb with @len bytes of room, and the device's link-layer headroom
- * before them.  Its head comes from page fragments where it fits in a
- * page: a kmalloc()ed head costs far more to allocate and free (a 64-byte
- * packet built per slot: 14-16% fewer instructions in all on 6.12, 31-35%
- * on 6.1).  An skb netif_receive injects more than
- * once gets the room generic XDP wants: were a program attached during
- * an injection, XDP would otherwise reallocate the head of a shared
- * skb, which BUG()s.
+ * before them (skb->dev is the caller's).  Its head comes from page
+ * fragments where it fits in a page: a kmalloc()ed head costs far more to
+ * allocate and free (a 64-byte packet built per slot: 14-16% fewer
+ * instructions in all on 6.12, 31-35% on 6.1).  An skb netif_receive
+ * injects more than once gets the room generic XDP wants: were a program
+ * attached during an injection, XDP would otherwise reallocate the head
+ * of a shared skb, which BUG()s.
  */
 static struct sk_buff *pg_alloc_skb(const struct pktgen_run *r, struct net_device *odev,
 				    unsigned int len)
@@ -825,17 +824,15 @@ static struct sk_buff *pg_alloc_skb(const struct pktgen_run *r, struct net_devic
 	if (pg_receive_reuses(&r->cfg))
 		headroom = max_t(unsigned int, headroom, XDP_PACKET_HEADROOM);
 	if (r->node == NUMA_NO_NODE) {
-		skb = pg_alloc_frag_skb(odev, NET_SKB_PAD + headroom + len);
+		skb = pg_alloc_frag_skb(NET_SKB_PAD + headroom + len);
 		if (skb)
 			skb_reserve(skb, NET_SKB_PAD);
 		else	/* over a page; reserves NET_SKB_PAD itself */
 			skb = __netdev_alloc_skb(odev, headroom + len, gfp);
 	} else {
 		skb = __alloc_skb(NET_SKB_PAD + headroom + len, gfp, 0, r->node);
-		if (skb) {
+		if (skb)
 			skb_reserve(skb, NET_SKB_PAD);
-			skb->dev = odev;
-		}
 	}
 	if (skb)
 		skb_reserve(skb, headroom);
