@@ -8,6 +8,7 @@
 
 #include <linux/version.h>
 #include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
 #include <net/sch_generic.h>
 
 /* get_unaligned_be16() and friends moved to <linux/unaligned.h> in 6.12. */
@@ -38,11 +39,16 @@ pg_netdev_get_by_name(struct net *net, const char *name, netdevice_tracker *trac
 
 /*
  * Whether tc's ingress hook (an ingress or clsact qdisc, or tcx BPF
- * links) is attached to @dev.  6.6 moved it to tcx_ingress, behind
- * CONFIG_NET_XGRESS, set as soon as the qdisc is.  Before, miniq_ingress
- * was set only by the first filter, which runs with no warning: the
- * qdisc, grafted on the ingress queue before any filter, is what tells.
- * That queue is freed only with the device.
+ * links) is attached to @dev, or may be before the caller's BH-off
+ * section ends.  6.6 moved it to tcx_ingress, behind CONFIG_NET_XGRESS,
+ * published by the qdisc's init, before the grace period of
+ * dev_deactivate() that its first filter does not wait for again.
+ * Before, miniq_ingress was set only by the first filter, and the qdisc
+ * became visible (grafted on the ingress queue) only after that grace
+ * period: a section that began during it saw no qdisc and met the
+ * filter.  A qdisc is added under RTNL, taken before that grace period:
+ * RTNL held counts as hooked.  The ingress queue is freed only with the
+ * device.
  */
 static inline bool pg_dev_tc_ingress(const struct net_device *dev)
 {
@@ -52,7 +58,8 @@ static inline bool pg_dev_tc_ingress(const struct net_device *dev)
 	const struct netdev_queue *ingress = rcu_dereference_protected(dev->ingress_queue, 1);
 
 	return rcu_access_pointer(dev->miniq_ingress) ||
-	       (ingress && rcu_access_pointer(ingress->qdisc_sleeping) != &noop_qdisc);
+	       (ingress && rcu_access_pointer(ingress->qdisc_sleeping) != &noop_qdisc) ||
+	       rtnl_is_locked();
 #else
 	return false;
 #endif
