@@ -711,7 +711,7 @@ run_row() {
 	fi
 	forms="nl eq sp nul nonl"
 	[[ "$cmd" == *" "* ]] || forms="nl nul nonl"
-	[ -n "${SEEN[$KEY]:-}" ] && forms="nl nul"
+	[ -n "$KEY" ] && [ -n "${SEEN[$KEY]:-}" ] && forms="nl nul"
 	[[ "$opts" == *v=* ]] && { forms=${opts#*v=}; forms=${forms%% *}; forms=${forms//,/ }; }
 	for v in $forms; do
 		fresh "$f" "$want_r" || { why+="[$v] no sentinel, Result '$RES'; "; continue; }
@@ -730,7 +730,7 @@ run_row() {
 			why+="[$v '$BYTES'] errno $rc, Result '${RES//$'\n'/\\n}'; "
 		fi
 	done
-	[[ " $forms " == *" eq "* ]] && SEEN[$KEY]=1
+	[ -n "$KEY" ] && [[ " $forms " == *" eq "* ]] && SEEN[$KEY]=1
 	if [ -z "$why" ]; then
 		echo "PASS $name"
 	else
