@@ -467,10 +467,10 @@ static bool pg_xmit_receive(struct pktgen_run *r, struct net_device *odev,
 	unsigned int len = skb->len, sent = 0, dropped = 0;
 
 	/*
-	 * The hooks are looked at with BH off, through the injections: tc
-	 * publishes new filters only after a grace period, which waits for
-	 * this section (mini_qdisc_pair_swap()), and their qdisc, published
-	 * before, is seen here.  Generic XDP publishes at once: the skb has
+	 * The hooks are looked at with BH off, through the injections: a tc
+	 * filter needs a qdisc, whose adding takes a grace period that waits
+	 * for this section, and what precedes that grace period is seen here
+	 * (pg_dev_tc_ingress()).  Generic XDP publishes at once: the skb has
 	 * its headroom (pg_alloc_skb()).
 	 */
 	local_bh_disable();
@@ -676,7 +676,7 @@ static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt)
  * and again until it stops, its delay changes or a request arrives (as in
  * the stock module, it keeps the thread to itself).  Its next slots are
  * sent here, without the pick and the thread loop's checks in between:
- * they cost as much as a clone_skb packet's transmit.
+ * those were a quarter of a clone_skb packet's instructions.
  */
 static void pg_xmit_slots(struct pktgen_thread *t, struct pktgen_dev *pkt)
 {
