@@ -3,12 +3,14 @@
 #
 # Where a cell's instructions go: perf in an --icount guest.
 #
-#	bench/profile.sh [--kernel 6.1|6.12] [--stock] [--secs S] MODE [SIZE]
+#	bench/profile.sh [--kernel 6.1|6.12] [--stock] [--veth] [--secs S]
+#		MODE [SIZE]
 #
 # MODE: xmit, clone (clone_skb 100000), burst (burst 32), receive
 # (netif_receive), receive_burst (netif_receive, burst 32) or queue
-# (queue_xmit), on dummy0 with one thread; SIZE is the frame with FCS
-# (64).  The guest's clock counts instructions (QEMU -icount shift=0), so
+# (queue_xmit), on dummy0 (--veth: veth0, whose peer in another netns
+# takes the frames, as bench/guest.sh's veth cells) with one thread; SIZE
+# is the frame with FCS (64).  The guest's clock counts instructions (QEMU -icount shift=0), so
 # perf's cpu-clock samples fall once per so many instructions: the flat
 # profile is where instructions go, not time.  Perf's own sampling costs
 # instructions too (~15-20% at 5 kHz): compare profiles, not their pps
@@ -19,24 +21,30 @@ set -eu
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 
-guest() {	# KO MODE SIZE SECS DIR: inside the VM
-	local ko=$1 mode=$2 size=$3 secs=$4 dir=$5
+guest() {	# KO DEV MODE SIZE SECS DIR: inside the VM
+	local ko=$1 dev=$2 mode=$3 size=$4 secs=$5 dir=$6
 	pg() { local f=$1; shift; echo "$*" >"/proc/net/pktgen/$f"; }
 
-	ip link add dummy0 type dummy
-	ip link set dummy0 up
+	if [ "$dev" = veth0 ]; then
+		ip netns add peer
+		ip link add veth0 type veth peer name veth1 netns peer
+		ip -n peer link set veth1 address 02:00:00:00:00:01 up
+	else
+		ip link add dummy0 type dummy
+	fi
+	ip link set "$dev" up
 	if [ "$ko" = stock ]; then modprobe pktgen; else insmod "$ko"; fi
-	pg kpktgend_0 add_device dummy0
-	pg dummy0 "count 0"
-	pg dummy0 "pkt_size $((size - 4))"
-	pg dummy0 "dst 198.18.0.1"
-	pg dummy0 "dst_mac 02:00:00:00:00:01"
+	pg kpktgend_0 add_device "$dev"
+	pg "$dev" "count 0"
+	pg "$dev" "pkt_size $((size - 4))"
+	pg "$dev" "dst 198.18.0.1"
+	pg "$dev" "dst_mac 02:00:00:00:00:01"
 	case $mode in
-	clone) pg dummy0 "clone_skb 100000" ;;
-	burst) pg dummy0 "burst 32" ;;
-	receive) pg dummy0 "xmit_mode netif_receive" ;;
-	receive_burst) pg dummy0 "xmit_mode netif_receive"; pg dummy0 "burst 32" ;;
-	queue) pg dummy0 "xmit_mode queue_xmit" ;;
+	clone) pg "$dev" "clone_skb 100000" ;;
+	burst) pg "$dev" "burst 32" ;;
+	receive) pg "$dev" "xmit_mode netif_receive" ;;
+	receive_burst) pg "$dev" "xmit_mode netif_receive"; pg "$dev" "burst 32" ;;
+	queue) pg "$dev" "xmit_mode queue_xmit" ;;
 	esac
 	echo 0 >/proc/sys/kernel/kptr_restrict
 	echo -1 >/proc/sys/kernel/perf_event_paranoid
@@ -46,7 +54,7 @@ guest() {	# KO MODE SIZE SECS DIR: inside the VM
 	perf record -q -a -e cpu-clock -F 5000 -o "$dir/perf.data" -- sleep "$secs"
 	echo stop >/proc/net/pktgen/pgctrl
 	wait
-	grep -h -A1 '^Result' /proc/net/pktgen/dummy0 >"$dir/result"
+	grep -h -A1 '^Result' "/proc/net/pktgen/$dev" >"$dir/result"
 	rmmod pktgen
 	# kallsyms only: the stock module's file would name ours' symbols
 	perf report -i "$dir/perf.data" --symfs=/nonexistent --kallsyms="$dir/kallsyms" \
@@ -59,13 +67,14 @@ if [ "${1:-}" = --guest ]; then
 	exit
 fi
 
-kernel=6.12 stock=0 secs=2
+kernel=6.12 stock=0 secs=2 dev=dummy0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift ;;
 	--stock) stock=1 ;;
+	--veth) dev=veth0 ;;
 	--secs) secs=$2; shift ;;
-	-*) sed -n '/^#	bench/p' "$0" | sed 's/^#//' >&2; exit 2 ;;
+	-*) sed -n '/^#	bench/,/^#		MODE/p' "$0" | sed 's/^#//' >&2; exit 2 ;;
 	*) break ;;
 	esac
 	shift
@@ -90,8 +99,8 @@ dir=$(mktemp -d /tmp/pktgen-profile.XXXXXX)
 chmod 777 "$dir"
 "$VNG" --run "/boot/vmlinuz-$kv" --disable-kvm --cpus 1 --memory 2G \
 	--qemu-opts "-icount shift=0,sleep=off" --rwdir "$dir" -- \
-	"bash $(printf '%q ' "$REPO/bench/profile.sh" --guest "$ko" "$mode" "$size" "$secs" "$dir")" \
+	"bash $(printf '%q ' "$REPO/bench/profile.sh" --guest "$ko" "$dev" "$mode" "$size" "$secs" "$dir")" \
 	</dev/null >"$dir/vm.log" 2>&1 || { tail -n 20 "$dir/vm.log"; exit 1; }
-echo "profile: $kv, ${ko##*/}, $mode, $size B, $secs s; files in $dir"
+echo "profile: $kv, ${ko##*/}, $dev, $mode, $size B, $secs s; files in $dir"
 cat "$dir/result"
 head -n 40 "$dir/report"
