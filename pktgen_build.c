@@ -780,9 +780,12 @@ static void pg_add_frags(struct sk_buff *skb, struct page *page, unsigned int n,
 }
 
 /*
- * An skb whose head, @size bytes, comes from the per-CPU page fragment
- * cache, as drivers' receive buffers do; NULL if it does not fit in a
- * page or no memory is free.
+ * An skb whose head, @size bytes, comes from a page fragment, as drivers'
+ * receive buffers do; NULL if it does not fit in a page or no memory is
+ * free.  Head and sk_buff come from the per-CPU NAPI caches, which BH off
+ * makes this thread's own: netdev_alloc_frag() would turn BH off and on
+ * again, and build_skb() take every sk_buff from the slab, where
+ * pg_xmit_slot() mostly hands back the one it dropped.
  */
 static struct sk_buff *pg_alloc_frag_skb(unsigned int size)
 {
@@ -793,10 +796,10 @@ static struct sk_buff *pg_alloc_frag_skb(unsigned int size)
 
 	if (truesize > PAGE_SIZE)
 		return NULL;
-	data = netdev_alloc_frag(truesize);
+	data = napi_alloc_frag(truesize);
 	if (!data)
 		return NULL;
-	skb = build_skb(data, truesize);
+	skb = napi_build_skb(data, truesize);
 	if (!skb) {
 		skb_free_frag(data);
 		return NULL;
@@ -845,6 +848,7 @@ static struct sk_buff *pg_alloc_skb(const struct pktgen_run *r, struct net_devic
  * The frame is cur.pkt_size long (FCS excluded; an ESP trailer comes on
  * top) unless that is too small to hold the pktgen header.  Returns an
  * ERR_PTR: -ENOMEM (try again later) or -ENOENT (IPSEC without an SA).
+ * Called with BH off (pg_alloc_frag_skb()).
  */
 struct sk_buff *pg_build_skb(struct pktgen_run *r, struct net_device *odev)
 {
@@ -854,6 +858,7 @@ struct sk_buff *pg_build_skb(struct pktgen_run *r, struct net_device *odev)
 	struct udphdr *uh;
 	u8 *data;
 
+	lockdep_assert_in_softirq();
 	pg_vary(r, odev);
 	sa = pg_current_sa(r, odev);
 	if (pg_ipsec_on(r) && !sa)

@@ -385,7 +385,7 @@ static void pg_count_burst(struct pktgen_run *r, unsigned int sent,
 /*
  * Hand the skb to the driver @burst times under the queue lock; the
  * "more" hint is set on all but the last.  Returns true when the skb was
- * consumed (sent or dropped), false when the queue pushed back.
+ * consumed (sent or dropped), false when the queue pushed back.  BH off.
  */
 static bool pg_xmit_start(struct pktgen_run *r, struct net_device *odev,
 			  unsigned int burst, bool shared)
@@ -396,7 +396,6 @@ static bool pg_xmit_start(struct pktgen_run *r, struct net_device *odev,
 	bool consumed = false;
 	netdev_tx_t ret;
 
-	local_bh_disable();
 	HARD_TX_LOCK(odev, txq, smp_processor_id());
 	if (unlikely(netif_xmit_frozen_or_drv_stopped(txq)))
 		goto out_unlock;
@@ -431,7 +430,6 @@ static bool pg_xmit_start(struct pktgen_run *r, struct net_device *odev,
 	pg_count_burst(r, sent, failed, len);
 out_unlock:
 	HARD_TX_UNLOCK(odev, txq);
-	local_bh_enable();
 	return consumed;
 }
 
@@ -467,13 +465,12 @@ static bool pg_xmit_receive(struct pktgen_run *r, struct net_device *odev,
 	unsigned int len = skb->len, sent = 0, dropped = 0;
 
 	/*
-	 * The hooks are looked at with BH off, through the injections: a tc
-	 * filter needs a qdisc, whose adding takes a grace period that waits
-	 * for this section, and what precedes that grace period is seen here
-	 * (pg_dev_tc_ingress()).  Generic XDP publishes at once: the skb has
-	 * its headroom (pg_alloc_skb()).
+	 * The hooks are looked at with BH off (the caller's), through the
+	 * injections: a tc filter needs a qdisc, whose adding takes a grace
+	 * period that waits for this section, and what precedes that grace
+	 * period is seen here (pg_dev_tc_ingress()).  Generic XDP publishes
+	 * at once: the skb has its headroom (pg_alloc_skb()).
 	 */
-	local_bh_disable();
 	if (shared && pg_rx_hooked(odev))
 		shared = false;
 	if (!shared)
@@ -503,7 +500,6 @@ static bool pg_xmit_receive(struct pktgen_run *r, struct net_device *odev,
 	/* the references of the copies not injected; ours is still held */
 	if (sent < burst)
 		WARN_ON_ONCE(refcount_sub_and_test(burst - sent, &skb->users));
-	local_bh_enable();
 	pg_count_burst(r, sent, dropped, len);
 	return true;
 }
@@ -551,9 +547,7 @@ static bool pg_xmit_queue(struct pktgen_dev *pkt, bool reuse)
 		r->skb = NULL;
 	}
 
-	local_bh_disable();
 	ret = dev_queue_xmit(skb);
-	local_bh_enable();
 
 	switch (ret) {
 	case NET_XMIT_SUCCESS:
@@ -638,14 +632,22 @@ static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt)
 	}
 
 	shared = r->cfg.flags & PG_F(SHARED);
+	/*
+	 * One BH-off section from building to sending: the build takes its
+	 * head and skb from the per-CPU NAPI caches (pg_build_skb()), and
+	 * the skb we let go of last goes back to them, as a driver's
+	 * completions do: mostly the skb the next build takes.
+	 */
+	local_bh_disable();
 	if (!r->skb || (r->last_ok &&
 			++r->clone_count >= (shared ? r->cfg.clone_skb : 0))) {
-		consume_skb(r->skb);
+		napi_consume_skb(r->skb, 1);
 		r->skb = pg_build_skb(r, odev);
 		if (pg_queue_reuses(r, shared))
 			r->skb = pg_queue_ready(r->skb);
 		r->clone_count = 0;
 		if (IS_ERR(r->skb)) {
+			local_bh_enable();
 			pg_build_failed(pkt, PTR_ERR(r->skb));
 			return;
 		}
@@ -662,6 +664,7 @@ static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt)
 	default:
 		r->last_ok = pg_xmit_start(r, odev, shared ? r->cfg.burst : 1, shared);
 	}
+	local_bh_enable();
 	if (r->last_ok && r->cfg.delay_ns)
 		r->next_tx = ktime_add_ns(r->next_tx, r->cfg.delay_ns);
 
