@@ -10,9 +10,10 @@
 # (netif_receive), receive_burst (netif_receive, burst 32) or queue
 # (queue_xmit), on dummy0 (--veth: veth0, whose peer in another netns
 # takes the frames, as bench/guest.sh's veth cells) with one thread; SIZE
-# is the frame with FCS (64).  The guest's clock counts instructions (QEMU -icount shift=0), so
-# perf's cpu-clock samples fall once per so many instructions: the flat
-# profile is where instructions go, not time.  Perf's own sampling costs
+# is the frame with FCS (64).  The guest's clock counts instructions
+# (QEMU -icount shift=0), so perf's cpu-clock samples fall once per so
+# many instructions: the flat profile is where instructions go, not
+# time.  Perf's own sampling costs
 # instructions too (~15-20% at 5 kHz): compare profiles, not their pps
 # with bench/run.sh's.  Prints the flat profile; perf.data, the guest's
 # kallsyms and the report stay in the directory it names (with them
