@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# netif_receive (burst 8, and 1) into a device whose receive path has a hook
-# that takes an skb as its own: generic XDP, a tc ingress BPF program that
-# grows the head, a macvlan (an rx_handler); RPS, which queues the skb;
-# then hooks attached and removed while a run goes on.  An skb shared among the injections of a
-# burst must not reach such a hook: generic XDP reallocates any skb with
-# less than 256 bytes of headroom, which BUG()s on a shared one
+# netif_receive (burst 8, and 1) into a device whose receive path has a
+# hook that takes an skb as its own: generic XDP, a tc ingress BPF
+# program that grows the head, a macvlan (an rx_handler); RPS, which
+# queues the skb; then hooks attached and removed while a run goes on
+# (for HOOK_SECONDS, 8).  An skb shared among the injections of a burst
+# must not reach such a hook: generic XDP reallocates any skb with less
+# than 256 bytes of headroom, which BUG()s on a shared one
 # (pskb_expand_head; the stock module dies so).  Every case checks the
 # frames as the device's tap saw them (tcpdump on d0 sees the injected
 # frames before tc and the rx_handler), the Result, and where the stack
@@ -22,6 +23,7 @@ ktap_plan 23
 
 BPFPROG="python3 $LIB_DIR/bpfprog.py"
 N=64
+HOOK_SECONDS=${HOOK_SECONDS:-8}	# how long hooks come and go during a run
 
 if ! pg_load; then
 	ktap_fail "module loads"
@@ -181,7 +183,7 @@ flip_batch() {	# FILE: 20 rounds of the hooks this kernel takes, as tc and ip ba
 	done
 }
 flip_hooks() {
-	local end=$((SECONDS + 8)) n=0
+	local end=$((SECONDS + HOOK_SECONDS)) n=0
 	flip_batch "$TMP/flip"
 	while [ $SECONDS -lt $end ]; do
 		[ -s "$TMP/flip.ip" ] && ip -force -n "$NS" -batch "$TMP/flip.ip"
@@ -191,7 +193,7 @@ flip_hooks() {
 	echo "$n"
 }
 in_ns "$NS" pg_set d0 "count 0"
-pg_start_ns "$NS" &
+pg_start_ns "$NS" $((HOOK_SECONDS + 60)) &
 start_pid=$!
 sleep 2
 rounds=$(flip_hooks)

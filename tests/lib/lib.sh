@@ -579,9 +579,9 @@ ktap_report() {
 	done
 }
 
-# pg_start_ns NS: `echo start > pgctrl` in NS (blocks until the run ends),
-# bounded: SIGINT after 60 s makes pktgen stop and return.
+# pg_start_ns NS [SECS]: `echo start > pgctrl` in NS (blocks until the run
+# ends), bounded: SIGINT after SECS (60) makes pktgen stop and return.
 pg_start_ns() {
-	timeout -s INT 60 ip netns exec "$1" \
+	timeout -s INT "${2:-60}" ip netns exec "$1" \
 		sh -c 'echo start > /proc/net/pktgen/pgctrl'
 }
