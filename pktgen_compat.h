@@ -40,15 +40,15 @@ pg_netdev_get_by_name(struct net *net, const char *name, netdevice_tracker *trac
 /*
  * Whether tc's ingress hook (an ingress or clsact qdisc, or tcx BPF
  * links) is attached to @dev, or may be before the caller's BH-off
- * section ends.  6.6 moved it to tcx_ingress, behind CONFIG_NET_XGRESS,
- * published by the qdisc's init, before the grace period of
- * dev_deactivate() that its first filter does not wait for again.
- * Before, miniq_ingress was set only by the first filter, and the qdisc
- * became visible (grafted on the ingress queue) only after that grace
- * period: a section that began during it saw no qdisc and met the
- * filter.  A qdisc is added under RTNL, taken before that grace period:
- * RTNL held counts as hooked.  The ingress queue is freed only with the
- * device.
+ * section ends, but for a tcx link (PG_TC_INGRESS_AT_ONCE).  6.6 moved
+ * it to tcx_ingress, behind CONFIG_NET_XGRESS, published by the qdisc's
+ * init, before the grace period of dev_deactivate() that its first
+ * filter does not wait for again.  Before, miniq_ingress was set only by
+ * the first filter, and the qdisc became visible (grafted on the ingress
+ * queue) only after that grace period: a section that began during it
+ * saw no qdisc and met the filter.  A qdisc is added under RTNL, taken
+ * before that grace period: RTNL held counts as hooked.  The ingress
+ * queue is freed only with the device.
  */
 static inline bool pg_dev_tc_ingress(const struct net_device *dev)
 {
@@ -64,6 +64,14 @@ static inline bool pg_dev_tc_ingress(const struct net_device *dev)
 	return false;
 #endif
 }
+
+/*
+ * Whether tc's ingress hook, missing at the start of a BH-off section,
+ * may act before it ends: from 6.6 a tcx BPF link publishes its program
+ * at once (tcx_link_prog_attach(): the grace period comes after), as
+ * generic XDP does; before, tc acted only through a qdisc's filter.
+ */
+#define PG_TC_INGRESS_AT_ONCE IS_ENABLED(CONFIG_NET_XGRESS)
 
 static inline bool pg_dev_nf_ingress(const struct net_device *dev)
 {

@@ -442,11 +442,20 @@ out_unlock:
  * shared skb).  The receive path without hooks keeps what it is handed
  * intact: every protocol handler takes an skb it may share with a tap and
  * clones it before a change.
+ *
+ * pg_rx_hooked_at_once() leaves out tc's before 6.6, where it cannot act
+ * within a BH-off section that began without it (pg_dev_tc_ingress()):
+ * a burst looks at tc there once, at the others after every injection.
  */
-static bool pg_rx_hooked(const struct net_device *dev)
+static bool pg_rx_hooked_at_once(const struct net_device *dev)
 {
 	return rcu_access_pointer(dev->xdp_prog) || rcu_access_pointer(dev->rx_handler) ||
-	       pg_dev_tc_ingress(dev) || pg_dev_nf_ingress(dev);
+	       pg_dev_nf_ingress(dev) || (PG_TC_INGRESS_AT_ONCE && pg_dev_tc_ingress(dev));
+}
+
+static bool pg_rx_hooked(const struct net_device *dev)
+{
+	return pg_rx_hooked_at_once(dev) || pg_dev_tc_ingress(dev);
 }
 
 /*
@@ -455,8 +464,9 @@ static bool pg_rx_hooked(const struct net_device *dev)
  * counts as sent; those the stack dropped are errors too (as upstream).
  * Where a hook sits on the receive path, one injection of an skb given
  * away; the hooks are looked at again after every injection, as one may
- * be attached meanwhile.  A burst of one gives its skb away: it is built
- * anew for every slot (clone_skb is 0 in this mode).
+ * be attached meanwhile (tc's only where it may, pg_rx_hooked_at_once()).
+ * A burst of one gives its skb away: it is built anew for every slot
+ * (clone_skb is 0 in this mode).
  */
 static bool pg_xmit_receive(struct pktgen_run *r, struct net_device *odev,
 			    unsigned int burst, bool shared)
@@ -494,7 +504,7 @@ static bool pg_xmit_receive(struct pktgen_run *r, struct net_device *odev,
 			dropped++;
 		/* queued (RPS, backlog): it is not ours to send again */
 		if (++sent == burst || refcount_read(&skb->users) != burst - sent + 1 ||
-		    pg_rx_hooked(odev))
+		    pg_rx_hooked_at_once(odev))
 			break;
 	}
 	/* the references of the copies not injected; ours is still held */
