@@ -8,7 +8,7 @@
 #
 #	bench/run.sh [--kernel 6.12|6.1|all|KV] [--quick] [--runs N]
 #		[--secs S] [--cells 'GLOB...'] [--no-build] [--ipopt]
-#		[--baseline REV] [--icount]
+#		[--baseline REV] [--icount] [--cpu MODEL]
 #
 # --baseline REV: ours as of git revision REV (built into build/baseline)
 # instead of the stock module: what a change bought, in one VM, ABBA, e.g.
@@ -20,6 +20,9 @@
 # instructions, whatever else the host runs: runs agree within 0.5%.  One
 # thread only: the vCPUs then take turns on one host thread (the default
 # cells are */1t).  Saved with an -icount suffix.
+# --cpu MODEL: the guest CPU as QEMU's -cpu (vng's is max), e.g.
+# max,-erms: 6.1's memset() is then not `rep stosb`, whose every byte
+# TCG counts as an instruction.  Saved with a -cpu-MODEL suffix.
 # --quick: one short run per cell (results saved with a -quick suffix).
 # --ipopt: the IPv4 option forwarding benchmark (bench/ipopt-guest.sh, the
 # PF_IPOPTION memo's measurement; make bench-ipopt) instead; saved as
@@ -30,7 +33,7 @@ set -u
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 BENCH=$REPO/bench
-kernel=6.12 build=1 quick="" args=() guest=guest.sh base_rev="" icount="" cells_given=0
+kernel=6.12 build=1 quick="" args=() guest=guest.sh base_rev="" icount="" cells_given=0 cpu=""
 
 usage() {
 	sed -n '/^#	bench\/run.sh/,/^#		\[--baseline/p' "$0" | sed 's/^#//' >&2
@@ -47,6 +50,7 @@ while [ $# -gt 0 ]; do
 	--ipopt) guest=ipopt-guest.sh ;;
 	--baseline) base_rev=$2; shift ;;
 	--icount) icount=-icount ;;
+	--cpu) cpu=$2; shift ;;
 	*) usage ;;
 	esac
 	shift
@@ -72,7 +76,8 @@ host_meta() {	# FILE LOAD_BEFORE
 		echo "host_load=before: $2; after: $(uptime)"
 		echo "vm=virtme-ng $(vng --version 2>/dev/null | awk '{print $2}')," \
 			"QEMU TCG (--disable-kvm, as tests/lib/vm.sh)" \
-			"${icount:+with -icount shift=0,sleep=off: guest time counts instructions, pps = packets per 10^9 guest instructions}"
+			"${icount:+with -icount shift=0,sleep=off: guest time counts instructions, pps = packets per 10^9 guest instructions}" \
+			"${cpu:+(-cpu $cpu)}"
 	} >"$1"
 }
 
@@ -83,7 +88,8 @@ bench_one() {	# KV: one VM; report into bench/results
 	echo "bench: $kv, host: $load"
 	TESTS=../bench/vm-entry TEST_TIMEOUT=${TEST_TIMEOUT:-1500} \
 		VM_TIMEOUT=${VM_TIMEOUT:-1800} \
-		VM_QEMU_OPTS=${icount:+-icount shift=0,sleep=off} VM_CPUS=${icount:+1} \
+		VM_QEMU_OPTS="${icount:+-icount shift=0,sleep=off}${cpu:+ -cpu $cpu}" \
+		VM_CPUS=${icount:+1} \
 		"$REPO/tests/lib/vm.sh" check "$kv" |
 		tee "$log"
 	rc=${PIPESTATUS[0]}
@@ -96,7 +102,7 @@ bench_one() {	# KV: one VM; report into bench/results
 	fi
 	host_meta "$dir/host.txt" "$load"
 	mkdir -p "$BENCH/results"
-	name=$BENCH/results/$(date +%Y-%m-%d)-$kv$quick$icount
+	name=$BENCH/results/$(date +%Y-%m-%d)-$kv$quick$icount${cpu:+-cpu-$cpu}
 	[ -z "$base_rev" ] || name+=-vs-$(git -C "$REPO" rev-parse --short "$base_rev")
 	if [ "$guest" = ipopt-guest.sh ]; then
 		name+=-ipopt
