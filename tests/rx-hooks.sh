@@ -3,7 +3,8 @@
 #
 # netif_receive (burst 8, and 1) into a device whose receive path has a
 # hook that takes an skb as its own: generic XDP, a tc ingress BPF
-# program that grows the head, a macvlan (an rx_handler); RPS, which
+# program that grows the head (a qdisc's filter, and from 6.6 a tcx
+# link, which needs no qdisc), a macvlan (an rx_handler); RPS, which
 # queues the skb; then hooks attached and removed while a run goes on
 # (for HOOK_SECONDS, 8).  An skb shared among the injections of a burst
 # must not reach such a hook: generic XDP reallocates any skb with less
@@ -19,7 +20,7 @@
 . "$(dirname "$0")/lib/lib.sh"
 
 ktap_header
-ktap_plan 23
+ktap_plan 27
 
 BPFPROG="python3 $LIB_DIR/bpfprog.py"
 N=64
@@ -45,18 +46,20 @@ else
 fi
 
 # which programs this kernel takes (exit 4: no BPF syscall or refused)
-have_xdp=0 have_tc=0 have_macvlan=0
+have_xdp=0 have_tc=0 have_tcx=0 have_macvlan=0
 no_xdp="no BPF_PROG_TYPE_XDP here" no_tc="no BPF_PROG_TYPE_SCHED_CLS here"
-no_macvlan="no macvlan here"
+no_tcx="no tcx links here (before 6.6)" no_macvlan="no macvlan here"
 if ! pg_is_ours; then
 	# its shared skb in a hook is the bug this test is about
-	no_xdp="the stock module BUG()s here" no_tc=$no_xdp no_macvlan=$no_xdp
+	no_xdp="the stock module BUG()s here" no_tc=$no_xdp no_tcx=$no_xdp no_macvlan=$no_xdp
 	BPFDIR=""
 else
 	ip -n "$NS" link add mv0 link keep0 type macvlan 2>/dev/null && have_macvlan=1
 fi
 [ -n "$BPFDIR" ] && $BPFPROG xdp-pass "$BPFDIR/xdp" 2>"$TMP/bpf.log" && have_xdp=1
 [ -n "$BPFDIR" ] && $BPFPROG tc-grow "$BPFDIR/tc" 2>>"$TMP/bpf.log" && have_tc=1
+[ $have_tc = 1 ] && in_ns "$NS" $BPFPROG tcx-link "$BPFDIR/tc" keep0 "$BPFDIR/tcx" \
+	2>>"$TMP/bpf.log" && in_ns "$NS" $BPFPROG link-detach "$BPFDIR/tcx" && have_tcx=1
 ip -n "$NS" link del mv0 2>/dev/null
 [ -s "$TMP/bpf.log" ] && sed 's/^/# /' "$TMP/bpf.log"
 
@@ -139,6 +142,17 @@ if [ $have_tc = 1 ]; then
 	tc -n "$NS" qdisc del dev d0 clsact
 else
 	for i in 1 2 3; do ktap_skip "tc ingress BPF ($i)" "$no_tc"; done
+fi
+
+# the same program as a tcx link (6.6 and newer): tc's hook without a
+# qdisc, and published at once
+if [ $have_tcx = 1 ]; then
+	check "tcx link growing the head by 1024 on d0" \
+		in_ns "$NS" $BPFPROG tcx-link "$BPFDIR/tc" d0 "$BPFDIR/tcx"
+	one_case tcx_grow 0
+	check "tcx link detached" in_ns "$NS" $BPFPROG link-detach "$BPFDIR/tcx"
+else
+	for i in 1 2 3 4; do ktap_skip "tcx link ($i)" "$no_tcx"; done
 fi
 
 if [ $have_macvlan = 1 ]; then

@@ -7,18 +7,29 @@ through ctypes.
     bpfprog.py xdp-pass PIN     XDP: return XDP_PASS
     bpfprog.py tc-grow PIN      tc (SCHED_CLS): bpf_skb_change_head(skb,
                                 1024, 0), then TC_ACT_OK
+    bpfprog.py tcx-link PIN DEV LINK
+                                attach the program pinned at PIN to DEV's
+                                tc ingress as a tcx link (6.6 and newer: no
+                                qdisc), pinned at LINK
+    bpfprog.py link-detach LINK detach the link pinned at LINK (at once, where
+                                unpinning it would leave that to a
+                                workqueue) and unpin it
 
 Attach with `ip link set dev D xdpgeneric pinned PIN` or `tc filter add dev
 D ingress bpf direct-action object-pinned PIN`.  Exit 4 when the kernel
-has no bpf(2) or refuses the program (a kernel without BPF): tests skip.
+has no bpf(2) or refuses the program or link (a kernel without BPF, or
+tcx): tests skip.
 """
 import ctypes
 import os
+import socket
 import struct
 import sys
 
 NR_BPF = 321                    # x86_64
-BPF_PROG_LOAD, BPF_OBJ_PIN = 5, 6
+BPF_PROG_LOAD, BPF_OBJ_PIN, BPF_OBJ_GET, BPF_LINK_CREATE = 5, 6, 7, 28
+BPF_LINK_DETACH = 34
+BPF_TCX_INGRESS = 46
 PROG_TYPE = {"xdp-pass": 6, "tc-grow": 3}   # BPF_PROG_TYPE_XDP, _SCHED_CLS
 BPF_FUNC_SKB_CHANGE_HEAD = 43
 
@@ -49,11 +60,39 @@ def bpf(libc, cmd, attr):
     return ret
 
 
+def pin_fd(libc, fd, pin):
+    path = ctypes.create_string_buffer(pin.encode())
+    bpf(libc, BPF_OBJ_PIN, struct.pack("<QII", ctypes.addressof(path), fd, 0))
+
+
+def get_fd(libc, pin):
+    path = ctypes.create_string_buffer(pin.encode())
+    return bpf(libc, BPF_OBJ_GET, struct.pack("<QII", ctypes.addressof(path), 0, 0))
+
+
+def tcx_link(libc, pin, dev, link_pin):
+    prog = get_fd(libc, pin)
+    try:
+        link = bpf(libc, BPF_LINK_CREATE, struct.pack(
+            "<IIII", prog, socket.if_nametoindex(dev), BPF_TCX_INGRESS, 0))
+    except OSError as e:
+        print(f"bpfprog: tcx link on {dev}: {e}", file=sys.stderr)
+        sys.exit(4)
+    pin_fd(libc, link, link_pin)
+
+
 def main():
+    libc = ctypes.CDLL(None, use_errno=True)
+    if len(sys.argv) == 5 and sys.argv[1] == "tcx-link":
+        tcx_link(libc, *sys.argv[2:])
+        return
+    if len(sys.argv) == 3 and sys.argv[1] == "link-detach":
+        bpf(libc, BPF_LINK_DETACH, struct.pack("<I", get_fd(libc, sys.argv[2])))
+        os.unlink(sys.argv[2])
+        return
     if len(sys.argv) != 3 or sys.argv[1] not in PROGRAMS:
         sys.exit(__doc__)
     name, pin = sys.argv[1], sys.argv[2]
-    libc = ctypes.CDLL(None, use_errno=True)
     code = ctypes.create_string_buffer(PROGRAMS[name])
     lic = ctypes.create_string_buffer(b"GPL")
     log = ctypes.create_string_buffer(4096)
@@ -66,8 +105,7 @@ def main():
         print(f"bpfprog: {name}: {e}: {log.value.decode(errors='replace')}",
               file=sys.stderr)
         sys.exit(4)
-    path = ctypes.create_string_buffer(pin.encode())
-    bpf(libc, BPF_OBJ_PIN, struct.pack("<QII", ctypes.addressof(path), fd, 0))
+    pin_fd(libc, fd, pin)
 
 
 if __name__ == "__main__":
