@@ -33,7 +33,7 @@ set -u
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 BENCH=$REPO/bench
-kernel=6.12 build=1 quick="" args=() guest=guest.sh base_rev="" icount="" cells_given=0 cpu=""
+kernel=6.12 build=1 quick="" args=() guest=guest.sh base_rev="" icount="" cells_given=0 guest_cpu=""
 
 usage() {
 	sed -n '/^#	bench\/run.sh/,/^#		\[--baseline/p' "$0" | sed 's/^#//' >&2
@@ -50,7 +50,7 @@ while [ $# -gt 0 ]; do
 	--ipopt) guest=ipopt-guest.sh ;;
 	--baseline) base_rev=$2; shift ;;
 	--icount) icount=-icount ;;
-	--cpu) cpu=$2; shift ;;
+	--cpu) guest_cpu=$2; shift ;;
 	*) usage ;;
 	esac
 	shift
@@ -77,7 +77,7 @@ host_meta() {	# FILE LOAD_BEFORE
 		echo "vm=virtme-ng $(vng --version 2>/dev/null | awk '{print $2}')," \
 			"QEMU TCG (--disable-kvm, as tests/lib/vm.sh)" \
 			"${icount:+with -icount shift=0,sleep=off: guest time counts instructions, pps = packets per 10^9 guest instructions}" \
-			"${cpu:+(-cpu $cpu)}"
+			"${guest_cpu:+(-cpu $guest_cpu)}"
 	} >"$1"
 }
 
@@ -88,7 +88,7 @@ bench_one() {	# KV: one VM; report into bench/results
 	echo "bench: $kv, host: $load"
 	TESTS=../bench/vm-entry TEST_TIMEOUT=${TEST_TIMEOUT:-1500} \
 		VM_TIMEOUT=${VM_TIMEOUT:-1800} \
-		VM_QEMU_OPTS="${icount:+-icount shift=0,sleep=off}${cpu:+ -cpu $cpu}" \
+		VM_QEMU_OPTS="${icount:+-icount shift=0,sleep=off}${guest_cpu:+ -cpu $guest_cpu}" \
 		VM_CPUS=${icount:+1} \
 		"$REPO/tests/lib/vm.sh" check "$kv" |
 		tee "$log"
@@ -102,7 +102,7 @@ bench_one() {	# KV: one VM; report into bench/results
 	fi
 	host_meta "$dir/host.txt" "$load"
 	mkdir -p "$BENCH/results"
-	name=$BENCH/results/$(date +%Y-%m-%d)-$kv$quick$icount${cpu:+-cpu-$cpu}
+	name=$BENCH/results/$(date +%Y-%m-%d)-$kv$quick$icount${guest_cpu:+-cpu-$guest_cpu}
 	[ -z "$base_rev" ] || name+=-vs-$(git -C "$REPO" rev-parse --short "$base_rev")
 	if [ "$guest" = ipopt-guest.sh ]; then
 		name+=-ipopt
