@@ -455,7 +455,7 @@ static bool pg_rx_hooked_at_once(const struct net_device *dev)
 
 static bool pg_rx_hooked(const struct net_device *dev)
 {
-	return pg_rx_hooked_at_once(dev) || pg_dev_tc_ingress(dev);
+	return pg_rx_hooked_at_once(dev) || (!PG_TC_INGRESS_AT_ONCE && pg_dev_tc_ingress(dev));
 }
 
 /*
