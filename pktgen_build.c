@@ -785,7 +785,7 @@ static void pg_add_frags(struct sk_buff *skb, struct page *page, unsigned int n,
  * free.  Head and sk_buff come from the per-CPU NAPI caches, which BH off
  * makes this thread's own: netdev_alloc_frag() would turn BH off and on
  * again, and build_skb() take every sk_buff from the slab, where
- * pg_xmit_slot() mostly hands back the one it dropped.
+ * pg_reuse_skb() hands back the ones it cannot reuse.
  */
 static struct sk_buff *pg_alloc_frag_skb(unsigned int size)
 {
@@ -807,25 +807,33 @@ static struct sk_buff *pg_alloc_frag_skb(unsigned int size)
 	return skb;
 }
 
+/* Room before the frame: the device's link-layer headroom, or XDP's. */
+static unsigned int pg_headroom(const struct pktgen_run *r, const struct net_device *odev)
+{
+	unsigned int headroom = LL_RESERVED_SPACE(odev);
+
+	if (pg_receive_reuses(&r->cfg))
+		headroom = max_t(unsigned int, headroom, XDP_PACKET_HEADROOM);
+	return headroom;
+}
+
 /*
- * An skb with @len bytes of room, and the device's link-layer headroom
- * before them (skb->dev is the caller's).  Its head comes from page
- * fragments where it fits in a page: a kmalloc()ed head costs far more to
- * allocate and free (a 64-byte packet built per slot: 14-16% fewer
- * instructions in all on 6.12, 31-35% on 6.1).  An skb netif_receive
- * injects more than once gets the room generic XDP wants: were a program
- * attached during an injection, XDP would otherwise reallocate the head
- * of a shared skb, which BUG()s.
+ * An skb with @len bytes of room, and pg_headroom() before them (skb->dev
+ * is the caller's).  Its head comes from page fragments where it fits in
+ * a page: a kmalloc()ed head costs far more to allocate and free (a
+ * 64-byte packet built per slot: 14-16% fewer instructions in all on
+ * 6.12, 31-35% on 6.1).  An skb netif_receive injects more than once gets
+ * the room generic XDP wants: were a program attached during an
+ * injection, XDP would otherwise reallocate the head of a shared skb,
+ * which BUG()s.
  */
 static struct sk_buff *pg_alloc_skb(const struct pktgen_run *r, struct net_device *odev,
 				    unsigned int len)
 {
-	unsigned int headroom = LL_RESERVED_SPACE(odev);
+	unsigned int headroom = pg_headroom(r, odev);
 	gfp_t gfp = GFP_NOWAIT | __GFP_NOWARN;
 	struct sk_buff *skb;
 
-	if (pg_receive_reuses(&r->cfg))
-		headroom = max_t(unsigned int, headroom, XDP_PACKET_HEADROOM);
 	if (r->node == NUMA_NO_NODE) {
 		skb = pg_alloc_frag_skb(NET_SKB_PAD + headroom + len);
 		if (skb)
@@ -843,14 +851,60 @@ static struct sk_buff *pg_alloc_skb(const struct pktgen_run *r, struct net_devic
 }
 
 /*
+ * Whether @skb, the last one built, has come back whole to us alone: no
+ * other reference to it or to its head (a tap's clone, a queue), and
+ * nothing attached that releasing it would have to drop.  Its head must
+ * be a page fragment of ours (pg_alloc_frag_skb()) without fragments.
+ */
+static bool pg_skb_reusable(struct sk_buff *skb)
+{
+	const struct skb_shared_info *shinfo = skb_shinfo(skb);
+
+	return refcount_read(&skb->users) == 1 && !skb_cloned(skb) && skb->head_frag &&
+	       skb->fclone == SKB_FCLONE_UNAVAILABLE && !skb->destructor &&
+	       !skb_dst(skb) && !skb_nfct(skb) && !skb_has_extensions(skb) &&
+	       !shinfo->nr_frags && !shinfo->frag_list && !skb_zcopy(skb);
+}
+
+/*
+ * With clone_skb 0 every slot builds a packet, mostly in place of one
+ * that the stack has finished with: where @old is reusable and its head
+ * holds @len bytes after pg_headroom(), it is made a new skb around the
+ * same head, as napi_build_skb() would make one (every field cleared),
+ * which saves its release and the allocation of another.  Otherwise @old
+ * is released and NULL returned.  BH off.
+ */
+static struct sk_buff *pg_reuse_skb(const struct pktgen_run *r, struct net_device *odev,
+				    struct sk_buff *old, unsigned int len)
+{
+	unsigned int headroom = NET_SKB_PAD + pg_headroom(r, odev);
+
+	if (!old)
+		return NULL;
+	if (!pg_skb_reusable(old) || headroom + len > skb_end_offset(old)) {
+		napi_consume_skb(old, 1);
+		return NULL;
+	}
+	/* build_skb_around() expects a cleared sk_buff, as napi_build_skb()'s */
+	memset(old, 0, offsetof(struct sk_buff, tail));
+	/* the size of the head's fragment, as pg_alloc_frag_skb() took it */
+	build_skb_around(old, old->head,
+			 skb_end_offset(old) + SKB_DATA_ALIGN(sizeof(struct skb_shared_info)));
+	skb_reserve(old, headroom);
+	return old;
+}
+
+/*
  * Build the next packet: the template's headers, the pktgen header (and
  * extension), zero padding partly in fragments, then ESP if asked for.
  * The frame is cur.pkt_size long (FCS excluded; an ESP trailer comes on
  * top) unless that is too small to hold the pktgen header.  Returns an
  * ERR_PTR: -ENOMEM (try again later) or -ENOENT (IPSEC without an SA).
- * Called with BH off (pg_alloc_frag_skb()).
+ * @old, the skb built before (or NULL), is reused or released
+ * (pg_reuse_skb()).  Called with BH off (pg_alloc_frag_skb()).
  */
-struct sk_buff *pg_build_skb(struct pktgen_run *r, struct net_device *odev)
+struct sk_buff *pg_build_skb(struct pktgen_run *r, struct net_device *odev,
+			     struct sk_buff *old)
 {
 	unsigned int hdr_len, datalen, frag_bytes, nfrags, linear;
 	struct xfrm_state *sa;
@@ -861,8 +915,10 @@ struct sk_buff *pg_build_skb(struct pktgen_run *r, struct net_device *odev)
 	lockdep_assert_in_softirq();
 	pg_vary(r, odev);
 	sa = pg_current_sa(r, odev);
-	if (pg_ipsec_on(r) && !sa)
+	if (pg_ipsec_on(r) && !sa) {
+		napi_consume_skb(old, 1);
 		return ERR_PTR(-ENOENT);
+	}
 
 	hdr_len = r->l2_len + r->l3_len + sizeof(struct udphdr);
 	datalen = max_t(int, (int)r->cur.pkt_size - (int)hdr_len -
@@ -870,7 +926,7 @@ struct sk_buff *pg_build_skb(struct pktgen_run *r, struct net_device *odev)
 	frag_bytes = pg_frag_bytes(r, datalen - r->min_data, &nfrags);
 	linear = hdr_len + datalen - frag_bytes;
 
-	skb = pg_alloc_skb(r, odev, linear);
+	skb = pg_reuse_skb(r, odev, old, linear) ?: pg_alloc_skb(r, odev, linear);
 	if (!skb)
 		return ERR_PTR(-ENOMEM);
 	data = skb_put(skb, linear);

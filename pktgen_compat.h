@@ -73,13 +73,25 @@ static inline bool pg_dev_tc_ingress(const struct net_device *dev)
  */
 #define PG_TC_INGRESS_AT_ONCE IS_ENABLED(CONFIG_NET_XGRESS)
 
-static inline bool pg_dev_nf_ingress(const struct net_device *dev)
+/*
+ * Nonzero when a receive hook that acts as soon as it is published is
+ * attached to @dev: generic XDP, an rx_handler, netfilter ingress and,
+ * from 6.6, a tcx link (PG_TC_INGRESS_AT_ONCE).  The pointers are ORed
+ * into one word to test, not tested one by one: a netif_receive burst
+ * looks after every injection.
+ */
+static inline unsigned long pg_dev_rx_hooks_at_once(const struct net_device *dev)
 {
+	unsigned long hooks = (unsigned long)rcu_access_pointer(dev->xdp_prog) |
+			      (unsigned long)rcu_access_pointer(dev->rx_handler);
+
 #if IS_ENABLED(CONFIG_NETFILTER_INGRESS)
-	return rcu_access_pointer(dev->nf_hooks_ingress);
-#else
-	return false;
+	hooks |= (unsigned long)rcu_access_pointer(dev->nf_hooks_ingress);
 #endif
+#if IS_ENABLED(CONFIG_NET_XGRESS)
+	hooks |= (unsigned long)rcu_access_pointer(dev->tcx_ingress);
+#endif
+	return hooks;
 }
 
 #endif /* _PKTGEN_COMPAT_H */

@@ -443,19 +443,14 @@ out_unlock:
  * intact: every protocol handler takes an skb it may share with a tap and
  * clones it before a change.
  *
- * pg_rx_hooked_at_once() leaves out tc's before 6.6, where it cannot act
- * within a BH-off section that began without it (pg_dev_tc_ingress()):
+ * pg_dev_rx_hooks_at_once() leaves out tc's before 6.6, where it cannot
+ * act within a BH-off section that began without it (pg_dev_tc_ingress()):
  * a burst looks at tc there once, at the others after every injection.
  */
-static bool pg_rx_hooked_at_once(const struct net_device *dev)
-{
-	return rcu_access_pointer(dev->xdp_prog) || rcu_access_pointer(dev->rx_handler) ||
-	       pg_dev_nf_ingress(dev) || (PG_TC_INGRESS_AT_ONCE && pg_dev_tc_ingress(dev));
-}
-
 static bool pg_rx_hooked(const struct net_device *dev)
 {
-	return pg_rx_hooked_at_once(dev) || (!PG_TC_INGRESS_AT_ONCE && pg_dev_tc_ingress(dev));
+	return pg_dev_rx_hooks_at_once(dev) ||
+	       (!PG_TC_INGRESS_AT_ONCE && pg_dev_tc_ingress(dev));
 }
 
 /*
@@ -464,7 +459,7 @@ static bool pg_rx_hooked(const struct net_device *dev)
  * counts as sent; those the stack dropped are errors too (as upstream).
  * Where a hook sits on the receive path, one injection of an skb given
  * away; the hooks are looked at again after every injection, as one may
- * be attached meanwhile (tc's only where it may, pg_rx_hooked_at_once()).
+ * be attached meanwhile (tc's only where it may, pg_dev_rx_hooks_at_once()).
  * A burst of one gives its skb away: it is built anew for every slot
  * (clone_skb is 0 in this mode).
  */
@@ -504,7 +499,7 @@ static bool pg_xmit_receive(struct pktgen_run *r, struct net_device *odev,
 			dropped++;
 		/* queued (RPS, backlog): it is not ours to send again */
 		if (++sent == burst || refcount_read(&skb->users) != burst - sent + 1 ||
-		    pg_rx_hooked_at_once(odev))
+		    pg_dev_rx_hooks_at_once(odev))
 			break;
 	}
 	/* the references of the copies not injected; ours is still held */
@@ -643,16 +638,15 @@ static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt)
 
 	shared = r->cfg.flags & PG_F(SHARED);
 	/*
-	 * One BH-off section from building to sending: the build takes its
-	 * head and skb from the per-CPU NAPI caches (pg_build_skb()), and
-	 * the skb we let go of last goes back to them, as a driver's
-	 * completions do: mostly the skb the next build takes.
+	 * One BH-off section from building to sending: the build reuses the
+	 * skb built before where the stack has finished with it, or takes
+	 * head and skb from the per-CPU NAPI caches, where the one we let go
+	 * of goes back, as a driver's completions do (pg_build_skb()).
 	 */
 	local_bh_disable();
 	if (!r->skb || (r->last_ok &&
 			++r->clone_count >= (shared ? r->cfg.clone_skb : 0))) {
-		napi_consume_skb(r->skb, 1);
-		r->skb = pg_build_skb(r, odev);
+		r->skb = pg_build_skb(r, odev, r->skb);
 		if (pg_queue_reuses(r, shared))
 			r->skb = pg_queue_ready(r->skb);
 		r->clone_count = 0;
