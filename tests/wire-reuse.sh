@@ -19,7 +19,7 @@
 
 N_XMIT=3000 BURST=32 N_RECV=$((BURST * 64)) DST=10.97.0.2
 
-# HOLDER DEV READY GO OUT: a raw packet socket on DEV with an 8 MiB
+# HOLDER DEV READY GO OUT: a raw packet socket on DEV with a 64 MiB
 # queue; READY is created once it is bound, and once GO exists the queue
 # is read and every pktgen frame written to OUT as "seq ipid csum_ok".
 HOLDER='
