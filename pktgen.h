@@ -268,6 +268,13 @@ struct pktgen_run {
 	struct sk_buff *skb;
 	unsigned int clone_count;
 	bool last_ok;
+	/*
+	 * Every byte of @skb's frame is as built (the send says so), and
+	 * where: pg_build_skb() may then patch it (pg_patch_frame()).
+	 */
+	bool frame_intact;
+	bool frame_fixed;		/* pg_vary() changes no byte of the frame */
+	unsigned int frame_headroom;
 	/* the Result's frags when no skb is held at the end: see pg_xmit_receive() */
 	int given_frags;
 };

@@ -290,6 +290,8 @@ void pg_build_release(struct pktgen_run *r)
 	}
 }
 
+static bool pg_frame_fixed(const struct pktgen_run *r);
+
 /* Resolve start-time defaults, allocate what the run needs, fill the template. */
 int pg_build_prepare(struct pktgen_run *r, struct net_device *odev)
 {
@@ -321,6 +323,8 @@ int pg_build_prepare(struct pktgen_run *r, struct net_device *odev)
 		pg_build_release(r);
 		return -ENOMEM;
 	}
+	r->frame_fixed = pg_frame_fixed(r);
+	r->frame_intact = false;
 	return 0;
 }
 
@@ -673,6 +677,37 @@ static void pg_vary(struct pktgen_run *r, const struct net_device *odev)
 	pg_vary_queue(r, odev);
 }
 
+/*
+ * Whether pg_vary() leaves every byte of the frame as it was (it may still
+ * change the queue, which is not in the frame): then the next frame
+ * differs from the one before only in the fields pg_patch_frame() writes.
+ * Each test here is one of pg_vary()'s.
+ */
+static bool pg_frame_fixed(const struct pktgen_run *r)
+{
+	const struct pktgen_config *cfg = &r->cfg;
+
+	if (cfg->src_mac_count > 1 || cfg->dst_mac_count > 1 ||
+	    (r->vlan_off && (cfg->flags & PG_F(VID_RND))) ||
+	    (r->svlan_off && (cfg->flags & PG_F(SVID_RND))) ||
+	    (r->mpls_off && (cfg->flags & PG_F(MPLS_RND))))
+		return false;
+	if (cfg->udp_src_min < cfg->udp_src_max || cfg->udp_dst_min < cfg->udp_dst_max)
+		return false;
+	if (cfg->flags & PG_F(IPV6)) {
+		if (!pg_u128_le(pg_in6_get(&r->saddr6_max), pg_in6_get(&r->saddr6_min)) ||
+		    !pg_u128_le(pg_in6_get(&r->daddr6_max), pg_in6_get(&r->daddr6_min)))
+			return false;
+	} else if (ntohl(r->saddr_min) < ntohl(r->saddr_max) ||
+		   ntohl(cfg->daddr_min) < ntohl(cfg->daddr_max) || r->nr_flows) {
+		return false;
+	}
+	if (cfg->min_pkt_size < cfg->max_pkt_size || cfg->nr_imix)
+		return false;
+	/* and what pg_vary() leaves alone but changes the frame */
+	return !pg_ipsec_on(r) && !r->frag_page && !(cfg->flags & PG_F(UDPCSUM));
+}
+
 /* ---- the packet ----------------------------------------------------------------- */
 
 static void pg_fill_pktgen_hdr(void *p, const struct pktgen_run *r)
@@ -892,6 +927,38 @@ static struct sk_buff *pg_reuse_skb(struct sk_buff *old, unsigned int headroom,
 	return old;
 }
 
+/* The whole frame of @linear bytes at @data: headers, pktgen header, padding. */
+static void pg_fill_frame(const struct pktgen_run *r, u8 *data, unsigned int hdr_len,
+			  unsigned int datalen, unsigned int linear)
+{
+	struct udphdr *uh = (struct udphdr *)(data + r->l2_len + r->l3_len);
+
+	memcpy(data, r->tmpl, hdr_len);
+	pg_fill_l3(r, data + r->l2_len, sizeof(*uh) + datalen);
+	uh->source = htons(r->cur.udp_src);
+	uh->dest = htons(r->cur.udp_dst);
+	uh->len = htons(sizeof(*uh) + datalen);
+	pg_fill_pktgen_hdr(uh + 1, r);
+	memset(data + hdr_len + r->min_data, 0, linear - hdr_len - r->min_data);
+}
+
+/*
+ * A frame as built before (r->frame_intact) where nothing else varies
+ * (r->frame_fixed): only the IPv4 id and checksum and the pktgen header
+ * change.
+ */
+static void pg_patch_frame(const struct pktgen_run *r, u8 *data)
+{
+	struct iphdr *iph = (struct iphdr *)(data + r->l2_len);
+
+	if (!(r->cfg.flags & PG_F(IPV6))) {
+		iph->id = htons(r->ip_id);
+		iph->check = 0;
+		iph->check = ip_fast_csum(iph, iph->ihl);
+	}
+	pg_fill_pktgen_hdr(data + r->l2_len + r->l3_len + sizeof(struct udphdr), r);
+}
+
 /*
  * Build the next packet: the template's headers, the pktgen header (and
  * extension), zero padding partly in fragments, then ESP if asked for.
@@ -899,19 +966,25 @@ static struct sk_buff *pg_reuse_skb(struct sk_buff *old, unsigned int headroom,
  * top) unless that is too small to hold the pktgen header.  Returns an
  * ERR_PTR: -ENOMEM (try again later) or -ENOENT (IPSEC without an SA).
  * @old, the skb built before (or NULL), is reused or released
- * (pg_reuse_skb()).  Called with BH off (pg_alloc_frag_skb()).
+ * (pg_reuse_skb()); where its frame came back intact and nothing varies,
+ * only the per-packet fields are written (pg_patch_frame()).  Called with
+ * BH off (pg_alloc_frag_skb()).
  */
 struct sk_buff *pg_build_skb(struct pktgen_run *r, struct net_device *odev,
 			     struct sk_buff *old)
 {
+	bool patch = r->frame_intact && r->frame_fixed;
 	unsigned int hdr_len, datalen, frag_bytes, nfrags, linear, headroom;
 	struct xfrm_state *sa;
 	struct sk_buff *skb;
-	struct udphdr *uh;
 	u8 *data;
 
 	lockdep_assert_in_softirq();
-	pg_vary(r, odev);
+	r->frame_intact = false;
+	if (r->frame_fixed)
+		pg_vary_queue(r, odev);
+	else
+		pg_vary(r, odev);
 	sa = pg_current_sa(r, odev);
 	if (pg_ipsec_on(r) && !sa) {
 		napi_consume_skb(old, 1);
@@ -925,21 +998,19 @@ struct sk_buff *pg_build_skb(struct pktgen_run *r, struct net_device *odev,
 	linear = hdr_len + datalen - frag_bytes;
 
 	headroom = pg_headroom(r, odev);
-	skb = pg_reuse_skb(old, headroom, linear) ?: pg_alloc_skb(r, odev, headroom, linear);
+	skb = pg_reuse_skb(old, headroom, linear);
+	patch = patch && skb && headroom == r->frame_headroom;
+	if (!skb)
+		skb = pg_alloc_skb(r, odev, headroom, linear);
 	if (!skb)
 		return ERR_PTR(-ENOMEM);
+	r->frame_headroom = headroom;
 	data = skb_put(skb, linear);
-	memcpy(data, r->tmpl, hdr_len);
-	pg_fill_l3(r, data + r->l2_len, sizeof(*uh) + datalen);
+	if (patch)
+		pg_patch_frame(r, data);
+	else
+		pg_fill_frame(r, data, hdr_len, datalen, linear);
 	r->ip_id++;
-
-	uh = (struct udphdr *)(data + r->l2_len + r->l3_len);
-	uh->source = htons(r->cur.udp_src);
-	uh->dest = htons(r->cur.udp_dst);
-	uh->len = htons(sizeof(*uh) + datalen);
-
-	pg_fill_pktgen_hdr(uh + 1, r);
-	memset(data + hdr_len + r->min_data, 0, linear - hdr_len - r->min_data);
 	if (nfrags)
 		pg_add_frags(skb, r->frag_page, nfrags, frag_bytes);
 

@@ -505,6 +505,12 @@ static bool pg_xmit_receive(struct pktgen_run *r, struct net_device *odev,
 	/* the references of the copies not injected; ours is still held */
 	if (sent < burst)
 		WARN_ON_ONCE(refcount_sub_and_test(burst - sent, &skb->users));
+	/*
+	 * What the stack left of a shared skb is its data as built: the
+	 * injections after the first rely on that too.  A burst cut short
+	 * may have met a hook, which takes the skb as its own to rewrite.
+	 */
+	r->frame_intact = shared && sent == burst && !pg_rx_hooked(odev);
 	pg_count_burst(r, sent, dropped, len);
 	return true;
 }
