@@ -15,6 +15,8 @@
 #ifndef _PKTGEN_H
 #define _PKTGEN_H
 
+#include <linux/capability.h>
+#include <linux/fs.h>
 #include <linux/if_ether.h>
 #include <linux/if_vlan.h>
 #include <linux/in6.h>
@@ -22,6 +24,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
+#include <linux/proc_fs.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/wait.h>
@@ -30,6 +33,14 @@
 
 /* Text shown by pgctrl; scripts and the upstream samples expect it. */
 #define PG_IFACE_VERSION	"2.75"
+
+/* pktgen's own files in /proc/net/pktgen; device files get other names */
+#define PG_PROC_DIR		"pktgen"
+#define PG_CTRL_NAME		"pgctrl"
+#define PG_STATS_NAME		"pgstats"
+#define PG_RX_NAME		"pgrx"
+#define PG_IPOPT_NAME		"ipopt"
+#define PG_THREAD_PREFIX	"kpktgend_"	/* kpktgend_<cpu> */
 
 #define PG_NAME_LEN		32	/* pktgen device name, 31 chars + NUL */
 #define PG_RESULT_LEN		512
@@ -302,6 +313,7 @@ struct pktgen_dev {
 	bool remove_pending;		/* netdev is going away */
 	bool clear_pending;		/* clear_counters while running */
 	bool stop_pending;		/* stop this device only */
+	bool file_closing;		/* @entry goes: no writer may wait */
 	u8 inject;			/* PG_INJECT_*: "inject" progress */
 	u32 stream;			/* id in struct pktgen_hdr_ext */
 
@@ -366,6 +378,31 @@ struct pktgen_net {
 
 extern int pg_debug;
 
+/*
+ * Who may write a pktgen file: CAP_NET_ADMIN in the initial user
+ * namespace, held by whoever opened the file and by the writer.  Its
+ * threads spin outside any cgroup and its memory is charged to nobody, so
+ * the root of a user namespace (which owns that namespace's netns) may
+ * not drive it.
+ */
+static inline bool pg_may_write(const struct file *file)
+{
+	return file_ns_capable(file, &init_user_ns, CAP_NET_ADMIN) &&
+	       capable(CAP_NET_ADMIN);
+}
+
+/*
+ * A new file or directory of /proc/net/pktgen: owned by the initial
+ * namespace's root whatever netns it is in (proc would give it to the
+ * root of the netns's user namespace).  Returns @pde.
+ */
+static inline struct proc_dir_entry *pg_proc_own(struct proc_dir_entry *pde)
+{
+	if (pde)
+		proc_set_user(pde, GLOBAL_ROOT_UID, GLOBAL_ROOT_GID);
+	return pde;
+}
+
 /* Extra logging, switched on by the "debug" command or module parameter. */
 #define pg_dbg(fmt, ...)					\
 	do {							\
@@ -380,6 +417,8 @@ void pg_remove_device(struct pktgen_dev *pkt);
 void pg_set_result(struct pktgen_dev *pkt, const char *fmt, ...) __printf(2, 3);
 void pg_thread_set_result(struct pktgen_thread *t, const char *fmt, ...) __printf(2, 3);
 void pg_default_config(struct pktgen_config *cfg, const struct net_device *odev);
+
+void pg_dev_file_closing(struct pktgen_dev *pkt, bool closing);
 
 /* pktgen_thread.c: threads, runs, transmit, results */
 int pg_thread_create(struct pktgen_net *pn, unsigned int cpu);

@@ -48,7 +48,6 @@
 
 #include "pktgen.h"
 
-#define PG_IPOPT_NAME		"ipopt"
 #define PG_IPOPT_CMD_MAX	128
 #define PG_IPOPT_SLOTS		32		/* interfaces with a row of their own */
 #define PG_IPOPT_ROWS		(PG_IPOPT_SLOTS + 1)	/* + "others" */
@@ -624,7 +623,7 @@ static ssize_t pg_ipopt_write(struct file *file, const char __user *ubuf, size_t
 	char buf[PG_IPOPT_CMD_MAX];
 	int err;
 
-	if (!ns_capable(ipn->pn->net->user_ns, CAP_NET_ADMIN))
+	if (!pg_may_write(file))
 		return -EPERM;
 	if (!count || count >= sizeof(buf)) {
 		mutex_lock(&ipn->lock);
@@ -844,8 +843,8 @@ int pg_ipopt_net_init(struct pktgen_net *pn)
 	ipn->ops.pf = NFPROTO_IPV4;
 	ipn->ops.hooknum = NF_INET_PRE_ROUTING;
 	ipn->ops.priority = PG_IPOPT_PRIORITY;
-	ipn->entry = proc_create_data(PG_IPOPT_NAME, 0600, pn->proc_dir, &pg_ipopt_proc_ops,
-				      ipn);
+	ipn->entry = pg_proc_own(proc_create_data(PG_IPOPT_NAME, 0600, pn->proc_dir,
+						   &pg_ipopt_proc_ops, ipn));
 	if (!ipn->entry) {
 		mutex_destroy(&ipn->lock);
 		kfree(ipn);

@@ -39,6 +39,8 @@ static const char *pg_ipsec_unusable(const struct xfrm_state *x)
 		return "ESN and TFC padding are not supported";
 	if (x->km.state != XFRM_STATE_VALID || !aead)
 		return "not valid";
+	if (x->encap)
+		return "UDP-encapsulated (NAT-T) SAs need a socket and a route";
 	if (crypto_aead_alg(aead)->base.cra_flags & CRYPTO_ALG_ASYNC)
 		return "asynchronous cipher (e.g. AES-NI via cryptd); use a synchronous one";
 	return NULL;
@@ -104,17 +106,23 @@ int pg_ipsec_output(struct xfrm_state *x, struct sk_buff *skb, unsigned int l2_l
 	skb_reset_network_header(skb);
 
 	err = pktgen_xfrm_outer_mode_output(x, skb);
-	if (!err) {
-		spin_lock_bh(&x->lock);
-		XFRM_SKB_CB(skb)->seq.output.low = ++x->replay.oseq;
-		XFRM_SKB_CB(skb)->seq.output.hi = 0;
-		err = x->type->output(x, skb);
-		if (!err) {
-			x->curlft.bytes += skb->len;
-			x->curlft.packets++;
-		}
+	if (err)
+		return err;
+	/*
+	 * The SA's lock covers its counters only, as on the stack's output
+	 * path: ESP's output takes it itself (trailer page, encapsulation).
+	 */
+	spin_lock_bh(&x->lock);
+	if (x->km.state != XFRM_STATE_VALID) {
 		spin_unlock_bh(&x->lock);
+		return -EINVAL;
 	}
+	XFRM_SKB_CB(skb)->seq.output.low = ++x->replay.oseq;
+	XFRM_SKB_CB(skb)->seq.output.hi = 0;
+	x->curlft.bytes += skb->len;
+	x->curlft.packets++;
+	spin_unlock_bh(&x->lock);
+	err = x->type->output(x, skb);
 	if (err)
 		return err;
 

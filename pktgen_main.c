@@ -24,10 +24,6 @@
 
 #include "pktgen.h"
 
-#define PG_PROC_DIR	"pktgen"
-#define PG_CTRL_NAME	"pgctrl"
-#define PG_STATS_NAME	"pgstats"
-
 static int pg_count_d = 1000;
 static int pg_delay_d;
 static int pg_clone_skb_d;
@@ -126,6 +122,20 @@ static int pg_ifname_of(const char *name, char *ifname)
 	return 0;
 }
 
+/* @name is, or could become, one of pktgen's own files. */
+static bool pg_name_reserved(const char *name)
+{
+	static const char * const own[] = {
+		PG_CTRL_NAME, PG_STATS_NAME, PG_RX_NAME, PG_IPOPT_NAME,
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(own); i++)
+		if (!strcmp(name, own[i]))
+			return true;
+	return !strncmp(name, PG_THREAD_PREFIX, strlen(PG_THREAD_PREFIX));
+}
+
 static int pg_check_netdev(struct net_device *odev)
 {
 	if (odev->type != ARPHRD_ETHER && odev->type != ARPHRD_LOOPBACK)
@@ -147,6 +157,8 @@ int pg_add_device(struct pktgen_thread *t, const char *name)
 	err = pg_ifname_of(name, ifname);
 	if (err)
 		return err;
+	if (pg_name_reserved(name))
+		return -EEXIST;
 
 	pkt = kzalloc_node(sizeof(*pkt), GFP_KERNEL, cpu_to_node(t->cpu));
 	if (!pkt)
@@ -176,7 +188,8 @@ int pg_add_device(struct pktgen_thread *t, const char *name)
 
 	pg_default_config(&pkt->cfg, pkt->odev);
 
-	pkt->entry = proc_create_data(name, 0600, pn->proc_dir, &pg_dev_proc_ops, pkt);
+	pkt->entry = pg_proc_own(proc_create_data(name, 0600, pn->proc_dir,
+						  &pg_dev_proc_ops, pkt));
 	if (!pkt->entry) {
 		err = -EINVAL;
 		goto err_put_dev;
@@ -194,6 +207,20 @@ err_unlock:
 }
 
 /*
+ * proc_remove() waits for the file's writers: before it, every writer
+ * that waits for something ("inject") is let go and new ones refused, so
+ * that no rename or removal, under RTNL or not, waits on a writer.
+ */
+void pg_dev_file_closing(struct pktgen_dev *pkt, bool closing)
+{
+	spin_lock_bh(&pkt->lock);
+	WRITE_ONCE(pkt->file_closing, closing);
+	spin_unlock_bh(&pkt->lock);
+	if (closing)
+		wake_up_all(&pkt->thread->pn->wq);
+}
+
+/*
  * Called only by the device's own thread (or while it is being torn
  * down), so nothing transmits on @pkt concurrently.  The device must be
  * stopped.
@@ -202,6 +229,7 @@ void pg_remove_device(struct pktgen_dev *pkt)
 {
 	struct pktgen_net *pn = pkt->thread->pn;
 
+	pg_dev_file_closing(pkt, true);
 	mutex_lock(&pn->lock);
 	list_del_rcu(&pkt->list);
 	/* Waits for in-flight reads and writes of the file. */
@@ -275,18 +303,21 @@ static void pg_netdev_renamed(struct pktgen_net *pn, struct net_device *dev)
 			if (pkt->odev != dev)
 				continue;
 			if (snprintf(name, sizeof(name), "%s%s", dev->name, at ?: "") >=
-			    sizeof(name) || pg_find_by_name(pn, name)) {
+			    sizeof(name) || pg_find_by_name(pn, name) ||
+			    pg_name_reserved(name)) {
 				pr_info("%s renamed to %s: keeping file name %s\n",
 					pkt->name, dev->name, pkt->name);
 				continue;
 			}
+			pg_dev_file_closing(pkt, true);
 			proc_remove(pkt->entry);
-			entry = proc_create_data(name, 0600, pn->proc_dir,
-						 &pg_dev_proc_ops, pkt);
+			entry = pg_proc_own(proc_create_data(name, 0600, pn->proc_dir,
+							     &pg_dev_proc_ops, pkt));
 			spin_lock_bh(&pkt->lock);
 			strscpy(pkt->name, name, sizeof(pkt->name));
 			pkt->entry = entry;
 			spin_unlock_bh(&pkt->lock);
+			pg_dev_file_closing(pkt, false);
 			if (!entry)
 				pr_err("cannot create /proc/net/pktgen/%s\n", name);
 		}
@@ -343,7 +374,7 @@ static ssize_t pg_ctrl_write(struct file *file, const char __user *ubuf,
 	char cmd[128];
 	size_t len;
 
-	if (!ns_capable(pn->net->user_ns, CAP_NET_ADMIN))
+	if (!pg_may_write(file))
 		return -EPERM;
 	if (count == 0 || count > sizeof(cmd) - 1)
 		return -EINVAL;
@@ -401,11 +432,13 @@ static int __net_init pg_net_init(struct net *net)
 	mutex_init(&pn->lock);
 	init_waitqueue_head(&pn->wq);
 
-	pn->proc_dir = proc_mkdir(PG_PROC_DIR, net->proc_net);
+	pn->proc_dir = pg_proc_own(proc_mkdir(PG_PROC_DIR, net->proc_net));
 	if (!pn->proc_dir)
 		return -ENOMEM;
-	if (!proc_create_data(PG_CTRL_NAME, 0600, pn->proc_dir, &pg_ctrl_proc_ops, pn) ||
-	    !proc_create_single_data(PG_STATS_NAME, 0600, pn->proc_dir, pg_stats_show, pn)) {
+	if (!pg_proc_own(proc_create_data(PG_CTRL_NAME, 0600, pn->proc_dir,
+					  &pg_ctrl_proc_ops, pn)) ||
+	    !pg_proc_own(proc_create_single_data(PG_STATS_NAME, 0600, pn->proc_dir,
+						 pg_stats_show, pn))) {
 		err = -ENOMEM;
 		goto err_remove_dir;
 	}

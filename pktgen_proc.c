@@ -182,11 +182,6 @@ static int pg_parse_num(const char *val, u64 max, u64 *out)
 	return 0;
 }
 
-static bool pg_may_write(struct pktgen_net *pn)
-{
-	return ns_capable(pn->net->user_ns, CAP_NET_ADMIN);
-}
-
 /* ---- device commands -------------------------------------------------------- */
 
 /*
@@ -967,6 +962,10 @@ static int pg_cmd_duration(struct pktgen_dev *pkt, char *val)
 	}
 	if (kstrtou64(val, 10, &n) || check_mul_overflow(n, unit, &n))
 		return pg_error(pkt, -EINVAL, PG_DURATION_FORM);
+	/* the deadline is a ktime_t: signed 64-bit ns, 292 years */
+	if (n > KTIME_MAX)
+		return pg_error(pkt, -ERANGE, "duration must be at most %llus (292 years)",
+				div_u64(KTIME_MAX, NSEC_PER_SEC));
 
 	spin_lock_bh(&pkt->lock);
 	pkt->cfg.duration_ns = n;
@@ -1017,8 +1016,12 @@ static int pg_cmd_ip_opt(struct pktgen_dev *pkt, char *val)
 
 static int pg_cmd_inject(struct pktgen_dev *pkt, char *val)
 {
-	if (pg_dev_inject(pkt))
-		return pg_error(pkt, -EBUSY, "inject: %s is already running", pkt->name);
+	int err = pg_dev_inject(pkt);
+
+	if (err == -EBUSY)
+		return pg_error(pkt, err, "inject: %s is already running", pkt->name);
+	if (err)
+		return pg_error(pkt, err, "inject: %s is being renamed or removed", pkt->name);
 	/* the run's statistics are the Result */
 	return 0;
 }
@@ -1196,7 +1199,7 @@ static ssize_t pg_dev_write(struct file *file, const char __user *ubuf,
 	char *buf, *val;
 	int err;
 
-	if (!pg_may_write(pkt->thread->pn))
+	if (!pg_may_write(file))
 		return -EPERM;
 	if (!count)
 		return pg_error(pkt, -EINVAL, "empty write");
@@ -1509,7 +1512,10 @@ static int pg_thread_add_device(struct pktgen_thread *t, char *val)
 
 	val[len] = '\0';
 	err = len ? pg_add_device(t, val) : -EINVAL;
-	if (err)
+	if (err == -EEXIST)
+		pg_thread_set_result(t, "ERROR: can not add device %s: one of pktgen's own files has that name",
+				     val);
+	else if (err)
 		pg_thread_set_result(t, "ERROR: can not add device %s", val);
 	else
 		pg_thread_set_result(t, "OK: add_device=%s", val);
@@ -1524,7 +1530,7 @@ static ssize_t pg_thread_write(struct file *file, const char __user *ubuf,
 	char *buf, *val;
 	int err = 0;
 
-	if (!pg_may_write(t->pn))
+	if (!pg_may_write(file))
 		return -EPERM;
 	if (!count)
 		return -EINVAL;

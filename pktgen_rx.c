@@ -44,7 +44,6 @@
 
 #include "pktgen.h"
 
-#define PG_RX_NAME		"pgrx"
 #define PG_RX_MAX_STREAMS	64
 #define PG_RX_HASH_SLOTS	128	/* open addressing, twice the streams */
 #define PG_RX_MAX_DEVS		64
@@ -952,7 +951,7 @@ static ssize_t pg_rx_write(struct file *file, const char __user *ubuf, size_t co
 	char buf[PG_RX_CMD_MAX];
 	int err;
 
-	if (!ns_capable(rxn->pn->net->user_ns, CAP_NET_ADMIN))
+	if (!pg_may_write(file))
 		return -EPERM;
 	if (!count || count >= sizeof(buf)) {
 		mutex_lock(&rxn->lock);
@@ -1438,7 +1437,8 @@ int pg_rx_net_init(struct pktgen_net *pn)
 	mutex_init(&rxn->lock);
 	INIT_LIST_HEAD(&rxn->devs);
 	rxn->stats_mode = PG_RX_STATS_TIME;
-	rxn->entry = proc_create_data(PG_RX_NAME, 0600, pn->proc_dir, &pg_rx_proc_ops, rxn);
+	rxn->entry = pg_proc_own(proc_create_data(PG_RX_NAME, 0600, pn->proc_dir,
+						   &pg_rx_proc_ops, rxn));
 	if (!rxn->entry) {
 		kfree(rxn);
 		return -ENOMEM;

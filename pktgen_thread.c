@@ -151,25 +151,31 @@ void pg_ctrl_start(struct pktgen_net *pn)
 
 /*
  * Device command "inject": run this device alone and return when it has
- * finished (a signal stops it).  -EBUSY if it already runs.
+ * finished (a signal stops it; a rename or removal of its file ends the
+ * wait, not the run).  -EBUSY if it already runs, -ENODEV if the file is
+ * going away.
  */
 int pg_dev_inject(struct pktgen_dev *pkt)
 {
 	struct pktgen_thread *t = pkt->thread;
 	struct pktgen_net *pn = t->pn;
-	bool busy;
+	int err = 0;
 
 	spin_lock_bh(&pkt->lock);
-	busy = pkt->running || pkt->inject == PG_INJECT_PENDING ||
-	       pkt->inject == PG_INJECT_RUNNING;
-	if (!busy)
+	if (pkt->file_closing)
+		err = -ENODEV;
+	else if (pkt->running || pkt->inject == PG_INJECT_PENDING ||
+		 pkt->inject == PG_INJECT_RUNNING)
+		err = -EBUSY;
+	else
 		WRITE_ONCE(pkt->inject, PG_INJECT_PENDING);
 	spin_unlock_bh(&pkt->lock);
-	if (busy)
-		return -EBUSY;
+	if (err)
+		return err;
 
 	pg_thread_post(t, PG_CTL_RUNDEV);
 	if (wait_event_interruptible(pn->wq, READ_ONCE(pkt->inject) == PG_INJECT_DONE ||
+				     READ_ONCE(pkt->file_closing) ||
 				     READ_ONCE(pn->exiting))) {
 		WRITE_ONCE(pkt->stop_pending, true);
 		pg_thread_post(t, PG_CTL_STOPDEV);
@@ -266,7 +272,8 @@ static void pg_inject_set(struct pktgen_dev *pkt, enum pg_inject_state from,
 static void pg_set_deadline(struct pktgen_run *r)
 {
 	r->deadline = r->cfg.duration_ns ?
-		      ktime_add_ns(r->started_at, r->cfg.duration_ns) : KTIME_MAX;
+		      ktime_add_safe(r->started_at, ns_to_ktime(r->cfg.duration_ns)) :
+		      KTIME_MAX;
 }
 
 /* When the thread has to act on @r next: its slot or its deadline. */
@@ -347,6 +354,14 @@ static void pg_run_refresh(struct pktgen_dev *pkt)
 	spin_lock_bh(&pkt->lock);
 	pg_run_snapshot(pkt);
 	spin_unlock_bh(&pkt->lock);
+
+	/*
+	 * The skb held was built, and perhaps shared, under the old settings
+	 * (mode, frags, clone_skb, burst, SHARED): never send it under the new.
+	 */
+	consume_skb(r->skb);
+	r->skb = NULL;
+	r->last_ok = true;
 
 	if (pg_build_prepare(r, pkt->odev)) {
 		pg_stop_device(pkt);
@@ -524,17 +539,17 @@ static bool pg_queue_reuses(const struct pktgen_run *r, bool shared)
 /*
  * The stack may rewrite an skb on its way (validate_xmit_skb() linearizes
  * fragments for a device, or a VLAN/MPLS packet, without scatter-gather)
- * and BUG()s if that skb is shared: an skb queue_xmit will share is made
- * linear once, when built, where the stack would do it.
+ * and BUG()s if that skb is shared.  An skb queue_xmit sends again is made
+ * linear while it is ours alone, before each send, where the device's
+ * features at that moment would have the stack do it: "ethtool -K sg off"
+ * may come mid-run.
  */
-static struct sk_buff *pg_queue_ready(struct sk_buff *skb)
+static int pg_queue_linearize(struct sk_buff *skb)
 {
-	if (!IS_ERR(skb) && skb_needs_linearize(skb, netif_skb_features(skb)) &&
-	    skb_linearize(skb)) {
-		kfree_skb(skb);
-		return ERR_PTR(-ENOMEM);
-	}
-	return skb;
+	if (likely(!skb_is_nonlinear(skb)) ||
+	    !skb_needs_linearize(skb, netif_skb_features(skb)))
+		return 0;
+	return skb_linearize(skb);
 }
 
 /*
@@ -553,6 +568,12 @@ static bool pg_xmit_queue(struct pktgen_dev *pkt, bool reuse)
 	if (reuse) {
 		if (refcount_read(&skb->users) > 1)
 			return false;
+		if (unlikely(pg_queue_linearize(skb))) {
+			r->skb = NULL;
+			kfree_skb(skb);
+			r->errors++;
+			return true;
+		}
 		skb_get(skb);
 	} else {
 		r->skb = NULL;
@@ -653,8 +674,6 @@ static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt)
 	if (!r->skb || (r->last_ok &&
 			++r->clone_count >= (shared ? r->cfg.clone_skb : 0))) {
 		r->skb = pg_build_skb(r, odev, r->skb);
-		if (pg_queue_reuses(r, shared))
-			r->skb = pg_queue_ready(r->skb);
 		r->clone_count = 0;
 		if (IS_ERR(r->skb)) {
 			local_bh_enable();
@@ -760,15 +779,6 @@ static void pg_thread_remove(struct pktgen_thread *t, bool only_pending)
 		if (only_pending && !READ_ONCE(pkt->remove_pending))
 			continue;
 		pg_stop_device(pkt);
-		/*
-		 * An "inject" writer may still wait inside the device's
-		 * file, and removing the file waits for it: release it.
-		 */
-		spin_lock_bh(&pkt->lock);
-		if (pkt->inject != PG_INJECT_NONE)
-			WRITE_ONCE(pkt->inject, PG_INJECT_DONE);
-		spin_unlock_bh(&pkt->lock);
-		wake_up_all(&t->pn->wq);
 		pg_remove_device(pkt);
 	}
 }
@@ -889,14 +899,14 @@ int pg_thread_create(struct pktgen_net *pn, unsigned int cpu)
 	spin_lock_init(&t->ctl_lock);
 	spin_lock_init(&t->result_lock);
 
-	t->task = kthread_create_on_cpu(pg_thread_fn, t, cpu, "kpktgend_%u");
+	t->task = kthread_create_on_cpu(pg_thread_fn, t, cpu, PG_THREAD_PREFIX "%u");
 	if (IS_ERR(t->task)) {
 		err = PTR_ERR(t->task);
 		goto err_free;
 	}
 
-	t->entry = proc_create_data(t->task->comm, 0600, pn->proc_dir,
-				    &pg_thread_proc_ops, t);
+	t->entry = pg_proc_own(proc_create_data(t->task->comm, 0600, pn->proc_dir,
+						&pg_thread_proc_ops, t));
 	if (!t->entry) {
 		err = -ENOMEM;
 		goto err_stop;
@@ -934,7 +944,8 @@ void pg_thread_rebind(struct pktgen_net *pn, unsigned int cpu)
 /* @t is off pn->threads and an RCU grace period has passed. */
 void pg_thread_destroy(struct pktgen_thread *t)
 {
-	kthread_stop(t->task);
+	/* Writers of the file wake the task: none may be left when it goes. */
 	proc_remove(t->entry);
+	kthread_stop(t->task);
 	kfree(t);
 }
