@@ -5,11 +5,10 @@
 #  - an unprivileged user can neither read nor write any file (0600);
 #  - root without CAP_NET_ADMIN (bounding set) and the root of a child
 #    user namespace get EPERM on every write, and nothing changes;
-#  - root's child user namespace with its own netns has CAP_NET_ADMIN
-#    there: it drives pktgen on its own devices, and cannot see the
-#    devices of another netns;
-#  - an unprivileged user's own user+net namespace: the files (owned by
-#    the real root, 0600) cannot be opened;
+#  - a user namespace's own netns, made with it or after it: the files
+#    there belong to the real root (0600); an unprivileged user cannot
+#    open them, root's child namespace gets EPERM on every write (pktgen
+#    needs CAP_NET_ADMIN in the initial user namespace), nothing is sent;
 #  - every file, read idle, configured, during and after a run, with the
 #    receiver and the classifier on, is printable text without anything
 #    that looks like a kernel pointer.
@@ -18,7 +17,7 @@
 . "$(dirname "$0")/lib/lib.sh"
 
 ktap_header
-ktap_plan 11
+ktap_plan 13
 
 if ! pg_load; then
 	ktap_fail "module loads"
@@ -31,7 +30,7 @@ ns_create NS
 ns_create NS2
 dummy_create "$NS" d0
 veth_create "$NS" v0 "$NS2" v1
-EPERM=1 EACCES=13 ENODEV=19
+EPERM=1 EACCES=13
 
 setup() {
 	pg_set kpktgend_0 "add_device d0" && pg_set d0 "count 0" &&
@@ -99,58 +98,67 @@ fi
 check "root of a child user namespace: every write is EPERM, nothing changes" \
 	writes_refused $EPERM unshare -U -r
 
-# the owner of a user namespace with its own netns: pktgen works there,
-# on its devices only
-u0_tx() {	# /sys shows the netns it was mounted in: from /proc/net/dev
-	sed 's/:/ /' /proc/net/dev | awk '$1 == "u0" {print $11}'
+# A user namespace's own netns: pktgen is not a tool to hand to every
+# user (kernel threads spinning outside any cgroup), nor to the root of a
+# user namespace.  The files there belong to the initial root (0600) in
+# both orders of making the namespaces: with the uid map written before
+# the netns is made, proc would give them to the namespace's root.  An
+# unprivileged user cannot open them (EACCES); root's child namespace
+# can, and every write is EPERM (no CAP_NET_ADMIN in the initial user
+# namespace).  The review's recipe: add_device lo, count, start.
+lo_tx() {	# /sys shows the netns it was mounted in: from /proc/net/dev
+	sed 's/:/ /' /proc/net/dev | awk '$1 == "lo" {print $11}'
 }
-userns_netns() {
-	local tx
+userns_denied() {	# ERRNO OWNER: what every write gets, the files' uid seen here
+	local want=$1 owner=$2 f c rc tx bad=0
 	[ -e "$PG_PROC/pgctrl" ] || { echo "no $PG_PROC in the new netns"; return 1; }
-	# IPv6 off before up: its DAD and MLD packets would count as sent
-	ip link set lo up && ip link add u0 type dummy &&
-		sysctl -qw net.ipv6.conf.u0.disable_ipv6=1 && ip link set u0 up || return 1
-	pg_set kpktgend_0 "add_device u0" && pg_set u0 "count 300" &&
-		pg_set u0 "dst_mac 02:00:00:00:00:03" || return 1
-	tx=$(u0_tx)
-	pg_write pgctrl start || { echo "start: errno $?"; return 1; }
-	tx=$(( $(u0_tx) - tx ))
-	[ "$tx" -eq 300 ] || { echo "u0 sent $tx, want 300"; return 1; }
-	pg_write kpktgend_0 "add_device d0"
-	rc=$?
-	[ "$rc" -eq $ENODEV ] || { echo "add_device d0 (another netns's): errno $rc, want ENODEV"; return 1; }
-	ls "$PG_PROC" >"$UNS_FILES"
-}
-# an unprivileged user's own user and network namespace: the files are
-# there but owned by the real root (0600), so they cannot even be opened:
-# pktgen is not a tool to hand to every user (kernel threads spinning)
-userns_netns_denied() {
-	local f rc
-	for f in pgctrl kpktgend_0 pgrx ipopt; do
-		[ -e "$PG_PROC/$f" ] || { echo "no $PG_PROC/$f"; return 1; }
-		rc=0
-		pg_write "$f" stop || rc=$?
-		[ "$rc" -eq $EACCES ] || { echo "write to $f: errno $rc, want EACCES"; return 1; }
-		cat "$PG_PROC/$f" >/dev/null 2>&1 && { echo "$f readable"; return 1; }
+	ip link set lo up || return 1
+	tx=$(lo_tx)
+	for c in "kpktgend_0 add_device lo" "lo count 3000" "lo inject" "pgctrl start" \
+		 "pgrx rx lo" "ipopt on" "kpktgend_1 rem_device_all" "pgctrl reset"; do
+		f=${c%% *} rc=0
+		[ "$f" = lo ] && [ ! -e "$PG_PROC/lo" ] && continue
+		pg_write "$f" "${c#* }" 2>/dev/null || rc=$?
+		[ "$rc" -eq "$want" ] || { echo "'$c': errno $rc, want $want"; bad=1; }
 	done
-	return 0
+	[ -e "$PG_PROC/lo" ] && { echo "a file lo was made"; bad=1; }
+	for f in "$PG_PROC" "$PG_PROC"/*; do
+		[ "$(stat -c %u "$f")" = "$owner" ] ||
+			{ echo "$f: owner $(stat -c %u "$f"), want $owner"; bad=1; }
+	done
+	tx=$(( $(lo_tx) - tx ))
+	[ "$tx" -lt 100 ] || { echo "lo sent $tx packets"; bad=1; }
+	ls "$PG_PROC" >"$UNS_FILES"
+	return "$bad"
 }
-userns_case() {	# [nobody]
-	local user=() fn=userns_netns
-	[ "${1:-}" = nobody ] && user=("${NOBODY[@]}") fn=userns_netns_denied
+userns_case() {	# together|netns-after [nobody]
+	local user=() want=$EPERM owner=0 inner
+	if [ "${2:-}" = nobody ]; then
+		# the initial root is unmapped there: it shows as the overflow uid
+		user=("${NOBODY[@]}") want=$EACCES owner=65534
+	fi
 	export UNS_FILES=$tmp/uns-files
-	"${user[@]}" unshare -U -r -n bash -c "$(declare -f); $(declare -p LIB_DIR PG_PROC _PGW _PGW_SRC _PGW_PY EACCES ENODEV); _PGS_TOK=- _PG_NS=''; $fn"
+	inner="$(declare -f); $(declare -p LIB_DIR PG_PROC _PGW _PGW_SRC _PGW_PY EACCES EPERM); _PGS_TOK=- _PG_NS=''; userns_denied $want $owner"
+	case $1 in
+	together) "${user[@]}" unshare -U -r -n bash -c "$inner" ;;
+	netns-after) "${user[@]}" unshare -U -r bash -c 'exec unshare -n bash -c "$0"' "$inner" ;;
+	esac
 }
-check "root's user namespace with its own netns: pktgen on its own device, another netns's is ENODEV" \
-	userns_case
+check "root's user namespace, netns made with it (unshare -U -r -n): every write EPERM, nothing sent" \
+	userns_case together
+check "root's user namespace, then a netns in it (unshare -U -r; unshare -n): every write EPERM" \
+	userns_case netns-after
 if command -v setpriv >/dev/null && "${NOBODY[@]}" unshare -U -r -n true 2>/dev/null; then
-	check "an unprivileged user's own user+net namespace: files there, none can be opened" \
-		userns_case nobody
+	check "an unprivileged user's user+net namespace (unshare -U -r -n): files there, none can be opened" \
+		userns_case together nobody
+	check "an unprivileged user's user namespace, then a netns in it: files owned by the real root, EACCES" \
+		userns_case netns-after nobody
 else
-	ktap_skip "an unprivileged user's own user+net namespace" "unprivileged user namespaces are off"
+	ktap_skip "an unprivileged user's user+net namespace" "unprivileged user namespaces are off"
+	ktap_skip "an unprivileged user's user namespace, then a netns" "unprivileged user namespaces are off"
 fi
 check "the namespaces' files do not show each other's devices" \
-	eval '! grep -qx d0 "$tmp/uns-files" && ! files | grep -qx u0'
+	eval '! grep -qx d0 "$tmp/uns-files" && ! files | grep -qx lo'
 
 # reads: text only, no kernel pointers
 text_ok() {	# FILE LABEL
