@@ -843,8 +843,9 @@ int pg_ipopt_net_init(struct pktgen_net *pn)
 	ipn->ops.pf = NFPROTO_IPV4;
 	ipn->ops.hooknum = NF_INET_PRE_ROUTING;
 	ipn->ops.priority = PG_IPOPT_PRIORITY;
-	ipn->entry = pg_proc_own(proc_create_data(PG_IPOPT_NAME, 0600, pn->proc_dir,
-						   &pg_ipopt_proc_ops, ipn));
+	ipn->entry = proc_create_data(PG_IPOPT_NAME, 0600, pn->proc_dir, &pg_ipopt_proc_ops,
+				      ipn);
+	pg_proc_own(ipn->entry);
 	if (!ipn->entry) {
 		mutex_destroy(&ipn->lock);
 		kfree(ipn);

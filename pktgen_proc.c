@@ -1513,8 +1513,8 @@ static int pg_thread_add_device(struct pktgen_thread *t, char *val)
 	val[len] = '\0';
 	err = len ? pg_add_device(t, val) : -EINVAL;
 	if (err == -EEXIST)
-		pg_thread_set_result(t, "ERROR: can not add device %s: one of pktgen's own files has that name",
-				     val);
+		pg_thread_set_result(t, "ERROR: can not add device %s: %s", val,
+				     "one of pktgen's own files has that name");
 	else if (err)
 		pg_thread_set_result(t, "ERROR: can not add device %s", val);
 	else

@@ -1437,8 +1437,8 @@ int pg_rx_net_init(struct pktgen_net *pn)
 	mutex_init(&rxn->lock);
 	INIT_LIST_HEAD(&rxn->devs);
 	rxn->stats_mode = PG_RX_STATS_TIME;
-	rxn->entry = pg_proc_own(proc_create_data(PG_RX_NAME, 0600, pn->proc_dir,
-						   &pg_rx_proc_ops, rxn));
+	rxn->entry = proc_create_data(PG_RX_NAME, 0600, pn->proc_dir, &pg_rx_proc_ops, rxn);
+	pg_proc_own(rxn->entry);
 	if (!rxn->entry) {
 		kfree(rxn);
 		return -ENOMEM;
