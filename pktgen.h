@@ -261,7 +261,11 @@ struct pktgen_run {
 	struct pktgen_cursor cur;
 	u16 ip_id;			/* per device, never reset */
 
-	/* counters, read locklessly by the proc side */
+	/*
+	 * Counters: written by the thread only, each store one
+	 * pg_counter_add()/WRITE_ONCE(), read locklessly with READ_ONCE() by
+	 * the proc side (a read of a running device mixes moments).
+	 */
 	u64 sofar;
 	u64 errors;
 	u64 tx_bytes;
@@ -311,7 +315,7 @@ struct pktgen_dev {
 
 	bool running;			/* written by the thread */
 	bool remove_pending;		/* netdev is going away */
-	bool clear_pending;		/* clear_counters while running */
+	bool clear_pending;		/* clear_counters: for the thread to do */
 	bool stop_pending;		/* stop this device only */
 	bool file_closing;		/* @entry goes: no writer may wait */
 	u8 inject;			/* PG_INJECT_*: "inject" progress */
@@ -337,6 +341,7 @@ enum pg_thread_ctl {
 	PG_CTL_REMDEV,
 	PG_CTL_RUNDEV,		/* start devices whose inject is PENDING */
 	PG_CTL_STOPDEV,		/* stop devices with stop_pending */
+	PG_CTL_CLEAR,		/* clear the counters of devices with clear_pending */
 };
 
 struct pktgen_thread {
@@ -403,6 +408,12 @@ static inline struct proc_dir_entry *pg_proc_own(struct proc_dir_entry *pde)
 	return pde;
 }
 
+/* A run counter's update: see struct pktgen_run. */
+static inline void pg_counter_add(u64 *counter, u64 n)
+{
+	WRITE_ONCE(*counter, *counter + n);
+}
+
 /* Extra logging, switched on by the "debug" command or module parameter. */
 #define pg_dbg(fmt, ...)					\
 	do {							\
@@ -429,6 +440,7 @@ void pg_thread_kick(struct pktgen_thread *t);
 void pg_ctrl_start(struct pktgen_net *pn);
 void pg_ctrl_post_all(struct pktgen_net *pn, enum pg_thread_ctl ctl);
 int pg_dev_inject(struct pktgen_dev *pkt);
+void pg_dev_clear_counters(struct pktgen_dev *pkt);
 void pg_thread_rebind(struct pktgen_net *pn, unsigned int cpu);
 
 /* pktgen_proc.c: thread and device files */

@@ -469,7 +469,7 @@ static void pg_vary_daddr(struct pktgen_run *r, const struct net_device *odev)
 		if (f) {
 			f->daddr = r->cur.daddr;
 			f->running = true;
-			r->flow_starts++;
+			pg_counter_add(&r->flow_starts, 1);
 			pg_ipsec_put(f->xfrm);
 			f->xfrm = pg_ipsec_on(r) ?
 				  pg_ipsec_lookup(r, dev_net(odev), f->daddr) : NULL;
@@ -589,7 +589,7 @@ static void pg_vary_size(struct pktgen_run *r)
 	for (i = 0; i + 1 < r->cfg.nr_imix && x >= r->cfg.imix[i].weight; i++)
 		x -= r->cfg.imix[i].weight;
 	r->cur.pkt_size = r->cfg.imix[i].size;
-	r->imix_counts[i]++;
+	pg_counter_add(&r->imix_counts[i], 1);
 }
 
 static void pg_vary_tags(struct pktgen_run *r)

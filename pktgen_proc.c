@@ -1128,20 +1128,7 @@ static int pg_cmd_flag(struct pktgen_dev *pkt, char *val)
 
 static int pg_cmd_clear_counters(struct pktgen_dev *pkt, char *val)
 {
-	struct pktgen_run *r = &pkt->run;
-
-	spin_lock_bh(&pkt->lock);
-	if (pkt->running) {
-		/* The thread owns the counters while it runs. */
-		WRITE_ONCE(pkt->clear_pending, true);
-	} else {
-		r->sofar = 0;
-		r->errors = 0;
-		r->tx_bytes = 0;
-		r->seq_num = 1;
-		r->idle_ns = 0;
-	}
-	spin_unlock_bh(&pkt->lock);
+	pg_dev_clear_counters(pkt);
 	pg_set_result(pkt, "OK: Clearing counters.\n");
 	return 0;
 }
@@ -1336,7 +1323,8 @@ static void pg_show_current(struct seq_file *seq, const struct pktgen_dev *pkt,
 	const struct pktgen_run *r = &pkt->run;
 	bool running = READ_ONCE(pkt->running);
 	ktime_t stopped = running ? ktime_get() : READ_ONCE(r->stopped_at);
-	struct pktgen_cursor cur = r->cur;
+	/* the thread moves it per packet: a copy may mix two packets' values */
+	struct pktgen_cursor cur = data_race(r->cur);
 	u32 i;
 
 	seq_puts(seq, "Current:\n");

@@ -183,6 +183,24 @@ int pg_dev_inject(struct pktgen_dev *pkt)
 	return 0;
 }
 
+/*
+ * Device command "clear_counters": the thread, which owns the counters,
+ * clears them; return once it has (or the file goes, or a signal).
+ */
+void pg_dev_clear_counters(struct pktgen_dev *pkt)
+{
+	struct pktgen_thread *t = pkt->thread;
+	struct pktgen_net *pn = t->pn;
+	unsigned long ticket;
+
+	spin_lock_bh(&pkt->lock);
+	pkt->clear_pending = true;
+	spin_unlock_bh(&pkt->lock);
+	ticket = pg_thread_post(t, PG_CTL_CLEAR);
+	wait_event_interruptible(pn->wq, pg_thread_done(t, ticket) ||
+				 READ_ONCE(pkt->file_closing) || READ_ONCE(pn->exiting));
+}
+
 /* ---- results ----------------------------------------------------------------- */
 
 static void pg_store_stats(struct pktgen_dev *pkt, int nr_frags)
@@ -215,13 +233,16 @@ static void pg_store_stats(struct pktgen_dev *pkt, int nr_frags)
 
 static void pg_clear_counters(struct pktgen_run *r)
 {
-	r->sofar = 0;
-	r->errors = 0;
-	r->tx_bytes = 0;
-	r->seq_num = 1;
-	r->idle_ns = 0;
-	r->flow_starts = 0;
-	memset(r->imix_counts, 0, sizeof(r->imix_counts));
+	int i;
+
+	WRITE_ONCE(r->sofar, 0);
+	WRITE_ONCE(r->errors, 0);
+	WRITE_ONCE(r->tx_bytes, 0);
+	WRITE_ONCE(r->seq_num, 1);
+	WRITE_ONCE(r->idle_ns, 0);
+	WRITE_ONCE(r->flow_starts, 0);
+	for (i = 0; i < PG_MAX_IMIX; i++)
+		WRITE_ONCE(r->imix_counts[i], 0);
 }
 
 /* Copy the configuration into the run; @pkt->lock held. */
@@ -303,8 +324,8 @@ static void pg_start_device(struct pktgen_dev *pkt)
 	r->clone_count = 0;
 	r->last_ok = true;
 	r->given_frags = -1;
-	r->started_at = ktime_get();
-	r->stopped_at = r->started_at;
+	WRITE_ONCE(r->started_at, ktime_get());
+	WRITE_ONCE(r->stopped_at, r->started_at);
 	r->next_tx = r->started_at;
 	pg_set_deadline(r);
 	pg_set_result(pkt, "Starting");
@@ -329,7 +350,7 @@ static void pg_stop_device(struct pktgen_dev *pkt)
 		return;
 
 	nr_frags = r->skb ? skb_shinfo(r->skb)->nr_frags : r->given_frags;
-	r->stopped_at = ktime_get();
+	WRITE_ONCE(r->stopped_at, ktime_get());
 	consume_skb(r->skb);
 	r->skb = NULL;
 	pg_build_release(r);
@@ -381,7 +402,7 @@ static void pg_run_refresh(struct pktgen_dev *pkt)
 
 static void pg_account_idle(struct pktgen_run *r, ktime_t since)
 {
-	r->idle_ns += ktime_to_ns(ktime_sub(ktime_get(), since));
+	pg_counter_add(&r->idle_ns, ktime_to_ns(ktime_sub(ktime_get(), since)));
 }
 
 /*
@@ -391,10 +412,10 @@ static void pg_account_idle(struct pktgen_run *r, ktime_t since)
 static void pg_count_burst(struct pktgen_run *r, unsigned int sent,
 			   unsigned int failed, unsigned int len)
 {
-	r->sofar += sent;
-	r->seq_num += sent;
-	r->tx_bytes += (u64)sent * len;
-	r->errors += failed;
+	pg_counter_add(&r->sofar, sent);
+	pg_counter_add(&r->seq_num, sent);
+	pg_counter_add(&r->tx_bytes, (u64)sent * len);
+	pg_counter_add(&r->errors, failed);
 }
 
 /*
@@ -571,7 +592,7 @@ static bool pg_xmit_queue(struct pktgen_dev *pkt, bool reuse)
 		if (unlikely(pg_queue_linearize(skb))) {
 			r->skb = NULL;
 			kfree_skb(skb);
-			r->errors++;
+			pg_counter_add(&r->errors, 1);
 			return true;
 		}
 		skb_get(skb);
@@ -583,16 +604,14 @@ static bool pg_xmit_queue(struct pktgen_dev *pkt, bool reuse)
 
 	switch (ret) {
 	case NET_XMIT_SUCCESS:
-		r->sofar++;
-		r->seq_num++;
-		r->tx_bytes += len;
+		pg_count_burst(r, 1, 0, len);
 		break;
 	case NET_XMIT_DROP:
 	case NET_XMIT_CN:
-		r->errors++;
+		pg_count_burst(r, 0, 1, len);
 		break;
 	default:
-		r->errors++;
+		pg_count_burst(r, 0, 1, len);
 		net_info_ratelimited("%s xmit error: %d\n", pkt->name, ret);
 	}
 	return true;
@@ -645,10 +664,6 @@ static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt)
 		pg_run_refresh(pkt);
 		if (!pkt->running)
 			return;
-	}
-	if (unlikely(READ_ONCE(pkt->clear_pending))) {
-		WRITE_ONCE(pkt->clear_pending, false);
-		pg_clear_counters(r);
 	}
 	if (unlikely(!netif_running(odev) || !netif_carrier_ok(odev))) {
 		pg_stop_device(pkt);
@@ -805,6 +820,18 @@ static void pg_stop_requested(struct pktgen_dev *pkt)
 		pg_stop_device(pkt);
 }
 
+static void pg_clear_requested(struct pktgen_dev *pkt)
+{
+	bool clear;
+
+	spin_lock_bh(&pkt->lock);
+	clear = pkt->clear_pending;
+	pkt->clear_pending = false;
+	spin_unlock_bh(&pkt->lock);
+	if (clear)
+		pg_clear_counters(&pkt->run);
+}
+
 /*
  * Only the thread itself removes its devices (pg_thread_remove()), so it
  * walks its list without the RCU read lock, and @fn may sleep: starting a
@@ -832,6 +859,8 @@ static void pg_thread_control(struct pktgen_thread *t)
 		pg_thread_for_each(t, pg_stop_device);
 	if (control & BIT(PG_CTL_STOPDEV))
 		pg_thread_for_each(t, pg_stop_requested);
+	if (control & BIT(PG_CTL_CLEAR))
+		pg_thread_for_each(t, pg_clear_requested);
 	if (control & BIT(PG_CTL_RUN))
 		pg_thread_for_each(t, pg_start_device);
 	if (control & BIT(PG_CTL_RUNDEV))
