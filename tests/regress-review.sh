@@ -11,7 +11,8 @@
 # 2. an interface named like one of pktgen's own files: add_device, and
 #    the rename of a bound interface (proc's "already registered" WARN);
 # 3. an "inject" writer waiting while its interface is renamed (RTNL held
-#    until the writer dies), removed, or reset;
+#    until the writer dies), removed, or reset; clear_counters, which
+#    now waits for the thread too;
 # 4. IPsec: ESP's output takes the SA's lock, which the send held (a
 #    spinning thread); a UDP-encapsulated SA refused with a reason;
 # 5. a duration past ktime's 292 years (wrapped: the run stopped at once).
@@ -20,7 +21,7 @@
 . "$(dirname "$0")/lib/lib.sh"
 
 ktap_header
-ktap_plan 13
+ktap_plan 14
 
 if ! pg_is_ours; then
 	ktap_skip "review regressions" "ours only: the fixes are ours"
@@ -204,6 +205,24 @@ check "ip link del d0 while an inject write arrives (8 times): nothing waits" \
 	inject_removal_race del
 check "reset while an inject write arrives (8 times): nothing waits" \
 	inject_removal_race reset
+
+# clear_counters is the thread's to do (it owns the counters), running or not
+sofar() { _PG_NS=$NS pg_read d0 | sed -n 's/^     pkts-sofar: \([0-9]*\) .*/\1/p'; }
+sofar_at_least() { [ "$(sofar)" -ge "$1" ]; }
+clear_while_running() {
+	local after
+	_PG_NS=$NS pg_write pgctrl reset
+	pgs kpktgend_0 "add_device d0" && pgs d0 "count 0" "delay 1000000000" "dst_mac $MAC" ||
+		return 1
+	start_bg || return 1
+	wait_until 30 sofar_at_least 3 || { echo "pkts-sofar $(sofar) after 30 s"; return 1; }
+	pgs d0 clear_counters || return 1
+	after=$(sofar)
+	stop_wait
+	[ "$after" -lt 3 ] || { echo "pkts-sofar $after right after clear_counters"; return 1; }
+	pgs d0 clear_counters && [ "$(sofar)" = 0 ] || { echo "idle: pkts-sofar $(sofar)"; return 1; }
+}
+check "clear_counters while running (1 pps) and idle: pkts-sofar back to 0" clear_while_running
 
 # --- 4. IPsec ----------------------------------------------------------------
 KEY=0x0102030405060708090a0b0c0d0e0f1011121314
