@@ -1,19 +1,45 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Idempotent set-up of a Debian bookworm machine (as root) for building the
-# module and running the VM tests.  Installs only what is missing; a fast
-# no-op when everything is there.  Output goes to a log; its tail is shown
-# on failure.
+# Idempotent set-up of a Debian 12 (bookworm) or 13 (trixie) machine, as
+# root, for building the module and running the VM tests.  Installs only
+# what is missing and says what and where; a fast no-op when everything is
+# there.  Output of apt and pip goes to a log; its tail is shown on failure.
+#
+# What it changes on the host:
+# - Debian packages (apt-get): the tools below and the kernels to test,
+#   whose images become boot entries: the newest installed image is the
+#   host's default boot kernel from then on (said before installing).
+# - virtme-ng (vng): Debian's package where the release has one at least
+#   $VNG_VERSION, else a venv of its own under $PKTGEN_CACHE (default
+#   ~/.cache/pktgen), with pip inside that venv only (no system-wide pip).
+#   An existing vng on PATH at that version is used as it is.
+#   $PKTGEN_CACHE/bin/vng links to the vng chosen (tests/lib/vm.sh's).
 set -u
 
-APT_PKGS=(qemu-system-x86 busybox-static kmod tcpdump iproute2 ethtool procps
-	util-linux python3 make gcc sparse dkms
-	linux-image-amd64 linux-headers-amd64
-	linux-image-6.12-amd64 linux-headers-6.12-amd64)
 VNG_VERSION=1.42
+CACHE=${PKTGEN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pktgen}
+VENV=$CACHE/virtme-ng-$VNG_VERSION
 LOG=${SETUP_LOG:-/tmp/pktgen-setup.log}
 export DEBIAN_FRONTEND=noninteractive
+
+. /etc/os-release 2>/dev/null
+RELEASE=${VERSION_CODENAME:-unknown}
+
+APT_PKGS=(qemu-system-x86 busybox-static kmod tcpdump iproute2 ethtool procps
+	util-linux python3 python3-venv file ca-certificates make gcc sparse
+	dkms)
+# The kernels to test.  Debian 12 has 6.1 (linux-image-amd64) and 6.12
+# (linux-image-6.12-amd64); Debian 13 has 6.12 only (linux-image-amd64).
+case $RELEASE in
+bookworm)
+	KERNEL_PKGS=(linux-image-amd64 linux-headers-amd64
+		linux-image-6.12-amd64 linux-headers-6.12-amd64)
+	KERNEL_NOTE="Debian 12: 6.1 and 6.12" ;;
+*)
+	KERNEL_PKGS=(linux-image-amd64 linux-headers-amd64)
+	KERNEL_NOTE="Debian $RELEASE: its linux-image-amd64 only (6.12 on 13; no 6.1)" ;;
+esac
 
 fail() {
 	echo "setup: $*" >&2
@@ -24,41 +50,85 @@ fail() {
 	exit 1
 }
 
-# pyenv's shims hold pip's scripts (vng); make sure they are on PATH
+installed() {
+	[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]
+}
+
+apt_install() {	# PKG...
+	[ "$(id -u)" -eq 0 ] || fail "need root to install: $*"
+	echo "setup: apt-get install $* (log: $LOG)"
+	t0=$SECONDS
+	{ [ -n "${apt_updated:-}" ] || apt-get update; } >>"$LOG" 2>&1 ||
+		fail "apt-get update failed"
+	apt_updated=1
+	apt-get install -y -q "$@" >>"$LOG" 2>&1 || fail "apt-get install failed"
+	echo "setup: apt done in $((SECONDS - t0))s"
+}
+
+# pyenv's shims may hold pip's scripts (vng); make sure they are on PATH
 for d in "${PYENV_ROOT:-$HOME/.pyenv}/shims" "$HOME/.local/bin"; do
 	case ":$PATH:" in *":$d:"*) ;; *) [ -d "$d" ] && PATH="$d:$PATH" ;; esac
 done
 
-missing=()
+missing=() kmissing=()
 for p in "${APT_PKGS[@]}"; do
-	[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" = \
-		"install ok installed" ] || missing+=("$p")
+	installed "$p" || missing+=("$p")
 done
-
-if [ ${#missing[@]} -gt 0 ]; then
-	[ "$(id -u)" -eq 0 ] || fail "need root to install: ${missing[*]}"
-	echo "setup: installing ${missing[*]} (log: $LOG)"
-	t0=$SECONDS
-	{ apt-get update && apt-get install -y -q "${missing[@]}"; } >>"$LOG" 2>&1 ||
-		fail "apt-get install failed"
-	echo "setup: apt done in $((SECONDS - t0))s"
+for p in "${KERNEL_PKGS[@]}"; do
+	installed "$p" || kmissing+=("$p")
+done
+if [ ${#kmissing[@]} -gt 0 ]; then
+	echo "setup: kernels to test: $KERNEL_NOTE; installing ${kmissing[*]}"
+	case " ${kmissing[*]}" in *" linux-image-"*)
+		echo "setup: NOTE: a new linux-image package adds a boot entry; the" \
+			"newest kernel becomes this host's default at its next boot" ;;
+	esac
 fi
+[ ${#missing[@]} -gt 0 ] || [ ${#kmissing[@]} -gt 0 ] &&
+	apt_install "${missing[@]}" "${kmissing[@]}"
 
-vng_ok() {
-	command -v vng >/dev/null 2>&1 &&
-		[ "$(vng --version 2>/dev/null)" = "virtme-ng $VNG_VERSION" ]
+# vng: VNG_VERSION or newer (Debian's package), or exactly the pin (pip)
+vng_ver() { "$1" --version 2>/dev/null | sed -n 's/^virtme-ng \([0-9.]*\).*/\1/p'; }
+vng_good() {
+	local v
+	v=$(vng_ver "$1")
+	[ -n "$v" ] && dpkg --compare-versions "$v" ge "$VNG_VERSION"
 }
-if ! vng_ok; then
-	PIP=$(command -v pip || command -v pip3) || fail "no pip on PATH"
-	echo "setup: installing virtme-ng==$VNG_VERSION with $PIP (log: $LOG)"
-	"$PIP" install -q "virtme-ng==$VNG_VERSION" >>"$LOG" 2>&1 ||
-		fail "pip install virtme-ng==$VNG_VERSION failed"
-	command -v pyenv >/dev/null 2>&1 && pyenv rehash >>"$LOG" 2>&1
-	hash -r
-	vng_ok || fail "vng $VNG_VERSION not found on PATH after install"
+
+VNG=""
+if [ -x "$CACHE/bin/vng" ] && vng_good "$CACHE/bin/vng"; then
+	VNG=$(readlink -f "$CACHE/bin/vng")
+elif p=$(command -v vng) && vng_good "$p"; then
+	VNG=$p
+elif [ -x "$VENV/bin/vng" ] && vng_good "$VENV/bin/vng"; then
+	VNG=$VENV/bin/vng
 fi
+if [ -z "$VNG" ]; then
+	cand=$(apt-cache policy virtme-ng 2>/dev/null | sed -n 's/^ *Candidate: //p')
+	if [ -n "$cand" ] && [ "$cand" != "(none)" ] &&
+	   dpkg --compare-versions "$cand" ge "$VNG_VERSION"; then
+		apt_install virtme-ng
+		VNG=/usr/bin/vng
+	else
+		echo "setup: Debian $RELEASE's virtme-ng: ${cand:-none}" \
+			"(want $VNG_VERSION or newer); pip installs it into a venv"
+		echo "setup: python3 -m venv $VENV; pip install" \
+			"virtme-ng==$VNG_VERSION there (log: $LOG)"
+		t0=$SECONDS
+		rm -rf "$VENV"
+		mkdir -p "$CACHE"
+		python3 -m venv "$VENV" >>"$LOG" 2>&1 || fail "python3 -m venv failed"
+		"$VENV/bin/pip" install -q "virtme-ng==$VNG_VERSION" >>"$LOG" 2>&1 ||
+			fail "pip install virtme-ng==$VNG_VERSION (in $VENV) failed"
+		echo "setup: venv done in $((SECONDS - t0))s"
+		VNG=$VENV/bin/vng
+	fi
+	vng_good "$VNG" || fail "$VNG is not virtme-ng $VNG_VERSION or newer"
+fi
+mkdir -p "$CACHE/bin"
+[ "$(readlink "$CACHE/bin/vng")" = "$VNG" ] || ln -sfn "$VNG" "$CACHE/bin/vng"
 
 kernels=$(for b in /lib/modules/*/build; do
 	[ -d "$b" ] && basename "$(dirname "$b")"; done | sort -V | tr '\n' ' ')
 [ -n "$kernels" ] || fail "no kernel headers in /lib/modules/*/build"
-echo "setup: ok: vng $VNG_VERSION at $(command -v vng), kernels: ${kernels% }"
+echo "setup: ok: vng $(vng_ver "$VNG") at $VNG, kernels: ${kernels% }"

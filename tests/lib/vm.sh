@@ -26,11 +26,17 @@ check|run) ;;
 *) echo "usage: $0 check|run [KV...]" >&2; exit 2 ;;
 esac
 
-VNG=$(command -v vng || ls "${PYENV_ROOT:-$HOME/.pyenv}/shims/vng" 2>/dev/null)
+# the vng tests/lib/setup.sh chose (a venv of its own, Debian's, or one on
+# PATH), else one on PATH
+VNG=${PKTGEN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pktgen}/bin/vng
+[ -x "$VNG" ] ||
+	VNG=$(command -v vng || ls "${PYENV_ROOT:-$HOME/.pyenv}/shims/vng" 2>/dev/null)
 if [ -z "$VNG" ]; then
 	echo "vm.sh: vng not found (run tests/lib/setup.sh)" >&2
 	exit 1
 fi
+# vng runs virtme-run from PATH: a venv's bin is not on it
+PATH=$(dirname "$(readlink -f "$VNG")"):$PATH
 
 kernels=("$@")
 if [ ${#kernels[@]} -eq 0 ]; then
