@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # `make check`: the host-side tests (tests/host/*.sh: what cannot run in
-# the TCG guest, such as DKMS builds), then every kernel's VM suite
-# (tests/lib/vm.sh check); ends with the combined line
-# "N passed, N failed, N skipped" and a non-zero exit on any failure.
+# the TCG guest, such as DKMS builds; fresh.sh in the background), then
+# every kernel's VM suite (tests/lib/vm.sh check); ends with the combined
+# line "N passed, N failed, N skipped" and a non-zero exit on any failure.
 set -u
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
@@ -22,18 +22,37 @@ add_counts() {
 	tp=$((tp + p)) tf=$((tf + f)) ts=$((ts + s))
 }
 
+host_result() {	# TEST LOG EXIT: print a host test's log, add its counts
+	sed 's/^/    /' "$2"
+	case $3 in
+	0) add_counts "$2" ;;
+	4) ts=$((ts + 1)); echo "# host: $(basename "$1" .sh): skipped (a tool is missing)" ;;
+	*) add_counts "$2"; rc=1 ;;
+	esac
+}
+
+# tests/host/fresh.sh (a Debian 12 root debootstrapped, apt, `make run`
+# there: mostly I/O and one short VM) runs in the background next to the
+# VM suites, niced: they are the longer path; its log is printed after
+# them.  FRESH_RELEASES: which releases ("bookworm trixie" for both; ""
+# leaves it out).
+fresh=$REPO/tests/host/fresh.sh fpid=""
+flog=$(mktemp /tmp/pktgen-fresh.XXXXXX)
+FRESH_RELEASES=${FRESH_RELEASES-bookworm}
+if [ -x "$fresh" ] && [ -n "$FRESH_RELEASES" ]; then
+	echo "# host: fresh ($FRESH_RELEASES), in the background: $flog"
+	FRESH_RELEASES=$FRESH_RELEASES nice -n 10 "$fresh" </dev/null >"$flog" 2>&1 &
+	fpid=$!
+fi
+
 log=$(mktemp /tmp/pktgen-check.XXXXXX)
 for t in "$REPO"/tests/host/*.sh; do
 	[ -x "$t" ] || continue
+	[ "$t" = "$fresh" ] && continue
 	echo "# host: $(basename "$t" .sh)"
 	r=0
 	"$t" >"$log" 2>&1 || r=$?
-	sed 's/^/    /' "$log"
-	case $r in
-	0) add_counts "$log" ;;
-	4) ts=$((ts + 1)); echo "# host: $(basename "$t" .sh): skipped (a tool is missing)" ;;
-	*) add_counts "$log"; rc=1 ;;
-	esac
+	host_result "$t" "$log" "$r"
 done
 
 r=0
@@ -41,6 +60,17 @@ r=0
 add_counts "$log"
 [ "$r" -eq 0 ] || rc=1
 rm -f "$log"
+
+if [ -n "$fpid" ]; then
+	echo
+	echo "# host: fresh ($FRESH_RELEASES)"
+	t0=$SECONDS
+	r=0
+	wait "$fpid" || r=$?
+	echo "# host: fresh: waited $((SECONDS - t0))s for it after the VM suites"
+	host_result "$fresh" "$flog" "$r"
+fi
+rm -f "$flog"
 
 echo
 echo "$tp passed, $tf failed, $ts skipped"
