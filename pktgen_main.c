@@ -229,8 +229,9 @@ void pg_remove_device(struct pktgen_dev *pkt)
 {
 	struct pktgen_net *pn = pkt->thread->pn;
 
-	pg_dev_file_closing(pkt, true);
+	/* under pn->lock: a rename, which reopens the file, is done or not begun */
 	mutex_lock(&pn->lock);
+	pg_dev_file_closing(pkt, true);
 	list_del_rcu(&pkt->list);
 	/* Waits for in-flight reads and writes of the file. */
 	proc_remove(pkt->entry);
