@@ -1,0 +1,513 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Stateful fuzzer for pktgen (issue 21): a weighted grammar over every
+file and command of /proc/net/pktgen, interleaved with device, namespace,
+xfrm and tc/XDP events, most commands written while devices run.
+
+    pgstate.py [options]            run (in the netns of the test)
+    pgstate.py --replay LOG ...     run the actions of LOG again, in order
+
+Options: --seed N (else FUZZ_SEED, else random), --seconds S, --actions N,
+--log FILE (the action log: one JSON line per action, replayable),
+--ns2 NAME (the netns of the veth peer, where pgrx receives), --nsim DEV
+(a netdevsim device: ethtool -L), --xdp PIN (a pinned XDP program),
+--helper PATH (lib.sh's pgwrite, for the user-namespace writers).
+
+Every proc write is one write(2) (os.write) and its errno is recorded.
+Blocking writes ("start" to pgctrl, "inject") run in child processes that
+a "stop" (or SIGINT after a bound) ends; ip/ethtool/tc run with a timeout:
+one that does not return means RTNL (or another lock) is held: a hang.
+Exit status: 0 clean, 1 a check failed (what failed is printed with the
+seed and the action log's tail), 2 usage.  The last line on stdout is
+"figures: actions N writes N events N reads N starts N errnos {...}".
+"""
+import argparse
+import ctypes
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+
+PG = "/proc/net/pktgen"
+OWN = ("pgctrl", "pgrx", "ipopt", "pgstats")
+CLONE_NEWNET = 0x40000000
+PTR = re.compile(rb"ffff[0-9a-f]{12}")
+HANG_S = 20             # an ip/ethtool/tc command longer than this: a hang
+STOP_S = 15             # a start/inject still blocked this long after stop
+
+DEVS = ["d0", "d1", "v0"]
+NAMES = ["d0", "d1", "v0", "x0", "pgrx", "pgctrl", "ipopt", "pgstats",
+         "kpktgend_0", "kpktgend_1", "d0@1", "v0@2", "lo"]
+FLAGS = ["IPV6", "IPSRC_RND", "IPDST_RND", "UDPSRC_RND", "UDPDST_RND",
+         "MACSRC_RND", "MACDST_RND", "TXSIZE_RND", "MPLS_RND", "VID_RND",
+         "SVID_RND", "FLOW_SEQ", "FLOW_RND", "QUEUE_MAP_RND",
+         "QUEUE_MAP_CPU", "UDPCSUM", "NO_TIMESTAMP", "NS_TIMESTAMP",
+         "IPSEC", "NODE_ALLOC", "SHARED"]
+
+
+def devcmd(r):
+    """One device command: valid mostly, edges sometimes."""
+    n = r.choice([0, 1, 2, 7, 10, 64, 1000, 100000])
+    pick = r.choice
+    return pick([
+        lambda: f"count {pick([0, 1, 10, 100, 1000, 20000, 10**9])}",
+        lambda: f"pkt_size {pick([14, 42, 60, 64, 100, 1500, 1514, 9000, 65000])}",
+        lambda: f"min_pkt_size {pick([60, 64, 200, 1500])}",
+        lambda: f"max_pkt_size {pick([60, 200, 1500, 9000])}",
+        lambda: f"frags {pick([0, 1, 2, 4, 17, 100])}",
+        lambda: f"clone_skb {pick([0, 1, 10, 1000])}",
+        lambda: f"burst {pick([1, 2, 8, 32, 64, 1000])}",
+        lambda: f"delay {pick([0, 1000, 100000, 10**9])}",
+        lambda: f"rate {pick([1, 10, 1000])}",
+        lambda: f"ratep {pick([1, 100, 100000])}",
+        lambda: f"xmit_mode {pick(['start_xmit', 'netif_receive', 'queue_xmit'])}",
+        lambda: f"xmit_mode {pick(['start_xmit', 'netif_receive', 'queue_xmit'])}",
+        lambda: f"flag {pick(['', '!'])}{pick(FLAGS)}",
+        lambda: f"flag {pick(['', '!'])}{pick(FLAGS)}",
+        lambda: f"dst {pick(['198.18.0.1', '10.0.0.2', '0.0.0.0'])}",
+        lambda: f"dst_min 198.18.0.{pick([1, 10])}",
+        lambda: f"dst_max 198.18.{pick([0, 255])}.254",
+        lambda: f"src_min 10.0.0.{pick([1, 5])}",
+        lambda: f"src_max 10.0.{pick([0, 3])}.254",
+        lambda: f"dst6 2001:db8::{pick([1, 2])}",
+        lambda: f"dst6_min 2001:db8::1",
+        lambda: f"dst6_max 2001:db8::{pick(['ff', 'ffff'])}",
+        lambda: f"src6 2001:db8:1::{pick([1, 2])}",
+        lambda: f"dst_mac 02:00:00:00:00:{pick(['01', '09'])}",
+        lambda: f"src_mac 02:00:00:00:00:02",
+        lambda: f"src_mac_count {pick([0, 16])}",
+        lambda: f"dst_mac_count {pick([0, 16])}",
+        lambda: f"udp_src_min {pick([9, 1000])}",
+        lambda: f"udp_src_max {pick([9, 1009, 65535])}",
+        lambda: f"udp_dst_min {pick([9, 1000])}",
+        lambda: f"udp_dst_max {pick([9, 1009])}",
+        lambda: f"vlan_id {pick([100, 4095, 0xffff])}",
+        lambda: f"vlan_p {pick([0, 3, 7])}",
+        lambda: f"vlan_cfi {pick([0, 1])}",
+        lambda: f"svlan_id {pick([200, 4095, 0xffff])}",
+        lambda: f"svlan_p {pick([0, 5])}",
+        lambda: f"mpls {pick(['0001000a', '0001000a,0002000b', '0', 'ffffffff'])}",
+        lambda: f"imix_weights {pick(['64,7 576,4 1500,1', '60,1', '9000,1 60,1', ''])}",
+        lambda: f"queue_map_min {pick([0, 1, 3])}",
+        lambda: f"queue_map_max {pick([0, 3, 7, 100])}",
+        lambda: f"flows {pick([0, 1, 1024])}",
+        lambda: f"flowlen {pick([0, 8])}",
+        lambda: f"spi {pick([0, 256, 257, 0xffffffff])}",
+        lambda: f"duration {pick([0, 1, 100000, 10**12])}",
+        lambda: f"tos {pick([0, 10])}",
+        lambda: f"traffic_class {pick([0, 20])}",
+        lambda: f"skb_priority {pick([0, 7])}",
+        lambda: f"node {pick([0, 1, -1])}",
+        lambda: pick(["ip_opt rr:4", "ip_opt ts:3", "ip_opt ra", "ip_opt none",
+                      "ip_opt lsrr:10.0.0.1,10.0.0.2", "ip_opt hex:94040000",
+                      "ip_opt hex:" + "01" * 40]),
+        lambda: "clear_counters",
+        lambda: f"debug {pick([0, 1])}",
+        lambda: f"count {n}",
+    ])()
+
+
+PGRX = ["rx v1", "rx v0", "rx d0", "rx d1", "rx lo", "rx_disable v1",
+        "rx_disable", "rx_reset", "statistics counter", "statistics basic",
+        "statistics time", "display script", "display human"]
+IPOPT = ["on", "off", "reset", "verdict rr drop", "verdict ts queue:3 bypass",
+         "verdict any accept", "verdict ra accept", "display script",
+         "display human"]
+
+
+class Fail(Exception):
+    pass
+
+
+class Fuzzer:
+    def __init__(self, a):
+        self.a = a
+        self.log = open(a.log, "w") if a.log else None
+        self.n = self.writes = self.events = self.reads = self.starts = 0
+        self.errnos = {}
+        self.resmiss = {}
+        self.bg = []            # [Popen, what, stop_time or None]
+        self.hist = []          # the last actions, for a failure report
+        self.libc = ctypes.CDLL(None, use_errno=True)
+        self.home = os.open("/proc/self/ns/net", os.O_RDONLY)
+        self.extra_ns = []      # netns this run created (and may delete)
+        self.nsim_q = 4
+
+    # ------------------------------------------------------------ helpers
+    def record(self, act, res, t):
+        self.n += 1
+        now = time.monotonic()
+        line = json.dumps({"i": self.n, "t": round(t - self.t0, 3),
+                           "dt": round(now - t, 3), "run": len(self.bg),
+                           "act": act, "res": res})
+        self.hist.append(line)
+        del self.hist[:-40]
+        if self.log:
+            self.log.write(line + "\n")
+            self.log.flush()
+
+    def setns(self, path):
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            if self.libc.setns(fd, CLONE_NEWNET):
+                raise OSError(ctypes.get_errno(), "setns " + path)
+        finally:
+            os.close(fd)
+
+    def pgwrite(self, ns, f, data):
+        """One write(2) of DATA to PG/F (in netns NS, None: ours); errno."""
+        e = 0
+        try:
+            if ns:
+                self.setns("/run/netns/" + ns)
+            fd = os.open(f"{PG}/{f}", os.O_WRONLY)
+            try:
+                os.write(fd, data.encode())
+            except OSError as x:
+                e = x.errno
+            finally:
+                os.close(fd)
+        except OSError as x:
+            e = x.errno or -1
+        finally:
+            if ns:
+                self.libc.setns(self.home, CLONE_NEWNET)
+        self.writes += 1
+        self.errnos[e] = self.errnos.get(e, 0) + 1
+        return e
+
+    def pgread(self, ns, f):
+        try:
+            if ns:
+                self.setns("/run/netns/" + ns)
+            with open(f"{PG}/{f}", "rb") as fh:
+                t = fh.read()
+        except OSError:
+            return None
+        finally:
+            if ns:
+                self.libc.setns(self.home, CLONE_NEWNET)
+        self.reads += 1
+        bad = [c for c in t if not (c in (9, 10) or 32 <= c < 127)]
+        if bad or PTR.search(t):
+            raise Fail(f"read of {f}: not printable text or a kernel pointer: {t[:400]!r}")
+        return t.decode()
+
+    def result(self, ns, f):
+        t = self.pgread(ns, f)
+        if t is None:
+            return None
+        m = re.search(r"^Result: (.*)$", t, re.M)
+        return m.group(1) if m else None
+
+    def files(self, ns=None):
+        try:
+            if ns:
+                self.setns("/run/netns/" + ns)
+            return sorted(os.listdir(PG))
+        except OSError:
+            return []
+        finally:
+            if ns:
+                self.libc.setns(self.home, CLONE_NEWNET)
+
+    def pgdevs(self, ns=None):
+        return [f for f in self.files(ns) if f not in OWN and not f.startswith("kpktgend_")]
+
+    def run(self, argv, ns=None, ok=(0,), timeout=HANG_S):
+        """An ip/ethtool/tc/...: a hang (lock held) fails the run."""
+        if ns:
+            argv = ["ip", "netns", "exec", ns] + argv
+        try:
+            p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               stdin=subprocess.DEVNULL, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise Fail(f"hang: {' '.join(argv)} did not return in {timeout} s "
+                       "(RTNL or another lock held?)")
+        self.events += 1
+        return p.returncode
+
+    # ------------------------------------------------------------ background
+    def running(self):
+        self.bg = [b for b in self.bg if self.reap(b)]
+        return len(self.bg)
+
+    def reap(self, b):
+        """Keep B (True) while its process runs; a bound on stopped ones."""
+        p, what, since = b
+        if p.poll() is not None:
+            return False
+        if since is not None and time.monotonic() - since > STOP_S:
+            p.send_signal(signal.SIGINT)
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                raise Fail(f"hang: {what} still blocked {STOP_S + 10} s after "
+                           "stop and SIGINT")
+            self.note(f"{what}: needed SIGINT {STOP_S} s after stop")
+            return False
+        return True
+
+    def bgwrite(self, ns, f, data):
+        pre = ["ip", "netns", "exec", ns] if ns else []
+        p = subprocess.Popen(pre + ["sh", "-c", f"printf '%s\\n' '{data}' > {PG}/{f}"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             stdin=subprocess.DEVNULL)
+        self.bg.append([p, f"{ns or 'ns'}:{f} {data}", None])
+        self.starts += 1
+
+    def stopped(self):
+        now = time.monotonic()
+        for b in self.bg:
+            if b[2] is None:
+                b[2] = now
+
+    def note(self, s):
+        self.notes.append(s)
+
+    # ------------------------------------------------------------ actions
+    def act(self, act):
+        k = act[0]
+        res = None
+        t = time.monotonic()
+        if k == "w":            # ns, file, text
+            _, ns, f, text = act
+            res = self.pgwrite(ns, f, text + "\n")
+            if f == "pgctrl" and text in ("stop", "reset"):
+                self.stopped()
+            if res and f not in ("pgctrl",):
+                r = self.result(ns, f)
+                if r is not None and not r.startswith("ERROR") and res not in (1, 13):
+                    key = f"{res} {r[:60]}"
+                    self.resmiss[key] = self.resmiss.get(key, 0) + 1
+        elif k == "bg":         # ns, file, text: blocking (start, inject)
+            self.bgwrite(act[1], act[2], act[3])
+        elif k == "read":
+            for f in self.files(act[1]):
+                self.pgread(act[1], f)
+        elif k == "cmd":        # ns, argv
+            res = self.run(act[2], act[1])
+        elif k == "userns":     # order, file, text: must be refused
+            _, order, f, text = act
+            h = self.a.helper
+            if order == "Un":
+                argv = ["unshare", "-U", "-r", "-n", h, f"{PG}/{f}"]
+            elif order == "U":
+                argv = ["unshare", "-U", "-r", h, f"{PG}/{f}"]
+            else:
+                argv = ["unshare", "-n", "unshare", "-U", "-r", h, f"{PG}/{f}"]
+            try:
+                p = subprocess.run(argv, input=(text + "\n").encode(),
+                                   stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL, timeout=HANG_S)
+            except subprocess.TimeoutExpired:
+                raise Fail(f"hang: {' '.join(argv)}")
+            res = p.returncode
+            self.events += 1
+            # EPERM/EACCES; ENOENT where a fresh netns has no such file
+            if res not in (1, 13) and not (res == 2 and order != "U"):
+                if res == 0:
+                    raise Fail(f"user namespace writer ({order}) got '{text}' "
+                               f"into {f} accepted")
+                self.note(f"userns {order} {f} '{text}': exit {res}")
+        elif k == "netns":      # add NAME | del NAME
+            _, op, name = act
+            if op == "add":
+                self.run(["ip", "netns", "add", name])
+                self.run(["ip", "-n", name, "link", "add", "e0", "type", "dummy"])
+                self.run(["ip", "-n", name, "link", "set", "e0", "up"])
+                self.pgwrite(name, "kpktgend_0", "add_device e0\n")
+                self.pgwrite(name, "e0", "count 0\n")
+                self.bgwrite(name, "pgctrl", "start")
+                self.extra_ns.append(name)
+            else:
+                if op == "stopdel":
+                    self.pgwrite(name, "pgctrl", "stop\n")
+                # its writer holds the netns: bound it like a stopped one
+                for b in self.bg:
+                    if b[1].startswith(name + ":") and b[2] is None:
+                        b[2] = time.monotonic()
+                self.run(["ip", "netns", "del", name])
+                if name in self.extra_ns:
+                    self.extra_ns.remove(name)
+        elif k == "sleep":
+            time.sleep(act[1])
+        self.record(act, res, t)
+
+    def gen(self, r):
+        """The next action, from the state (what runs, which files exist)."""
+        run = self.running()
+        ns2 = self.a.ns2
+        devs = self.pgdevs()
+        w = r.random()
+        # most commands while a device runs: start one first, mostly
+        if not run and devs and r.random() < 0.6:
+            if r.random() < 0.2:
+                return ("bg", None, r.choice(devs), "inject")
+            return ("bg", None, "pgctrl", "start")
+        if w < 0.55 and devs:
+            return ("w", None, r.choice(devs), devcmd(r))
+        if w < 0.63:
+            if r.random() < 0.3:
+                return ("w", None, f"kpktgend_{r.randint(0, 1)}", "rem_device_all")
+            nm = r.choice(NAMES) if r.random() < 0.3 else r.choice(DEVS) + r.choice(["", "", "@1", "@3"])
+            return ("w", None, f"kpktgend_{r.randint(0, 1)}", "add_device " + nm)
+        if w < 0.67:
+            return ("w", None, "pgctrl", r.choice(["stop", "stop", "reset"]))
+        if w < 0.71:
+            return ("w", ns2 if r.random() < 0.7 else None, "pgrx", r.choice(PGRX))
+        if w < 0.74:
+            return ("w", None, "ipopt", r.choice(IPOPT))
+        if w < 0.77:
+            return ("read", r.choice([None, None, ns2]))
+        if w < 0.79 and devs and run:
+            return ("bg", None, r.choice(devs), "inject")
+        if w < 0.88:
+            return self.devevent(r)
+        if w < 0.91:
+            return ("userns", r.choice(["Un", "U", "nU"]),
+                    r.choice(["pgctrl", "kpktgend_0", "pgrx", "ipopt", "d0"]),
+                    r.choice(["reset", "start", "add_device d0", "rx v0", "on", "count 1"]))
+        if w < 0.93:
+            if self.extra_ns and r.random() < 0.6:
+                return ("netns", r.choice(["del", "stopdel", "stopdel"]),
+                        r.choice(self.extra_ns))
+            return ("netns", "add", f"pgt-sf{r.randint(0, 9999):04d}")
+        if w < 0.97:
+            if r.random() < 0.4:
+                return ("cmd", None, ["ip", "xfrm", "state", "flush"])
+            spi = r.choice([256, 257, 0x1000])
+            return ("cmd", None, ["ip", "xfrm", "state", "add", "src", "10.0.0.1",
+                                  "dst", r.choice(["198.18.0.1", "10.0.0.2"]),
+                                  "proto", "esp", "spi", str(spi), "mode", "transport",
+                                  "enc", "ecb(cipher_null)", "", "auth", "hmac(sha1)",
+                                  "0x0102030405060708090a0b0c0d0e0f1011121314"])
+        return self.hookevent(r)
+
+    def devevent(self, r):
+        d = r.choice(DEVS + ([self.a.nsim] if self.a.nsim else []))
+        c = r.choice(["down", "up", "up", "rename", "rename", "delre", "mtu",
+                      "sg", "tx", "sg", "queues"])
+        ip = ["ip", "link", "set", "dev"]
+        if c == "down":
+            return ("cmd", None, ip + [d, "down"])
+        if c == "up":
+            return ("cmd", None, ip + [d, "up"])
+        if c == "rename":
+            # to a colliding name, to one of pktgen's file names, or back
+            nm = r.choice(["x0", "pgrx", "pgctrl", "ipopt", "kpktgend_0", "d1", "pgstats"])
+            if r.random() < 0.5:
+                return ("cmd", None, ["sh", "-c", f"ip link set dev {d} down; "
+                                      f"ip link set dev {d} name {nm} && "
+                                      f"ip link set dev {nm} name {d}; "
+                                      f"ip link set dev {d} up"])
+            return ("cmd", None, ["sh", "-c", f"ip link set dev {d} down; "
+                                  f"ip link set dev {d} name {nm}; "
+                                  f"ip link set dev {nm} up"])
+        if c == "delre" and d in ("d0", "d1"):
+            return ("cmd", None, ["sh", "-c", f"ip link del {d}; ip link add {d} type dummy; "
+                                  f"sysctl -qw net.ipv6.conf.{d}.disable_ipv6=1; "
+                                  f"ip link set {d} up"])
+        if c == "mtu":
+            return ("cmd", None, ip + [d, "mtu", str(r.choice([68, 576, 1280, 1500, 9000]))])
+        if c in ("sg", "tx"):
+            return ("cmd", None, ["ethtool", "-K", d, c, r.choice(["on", "off"])])
+        if c == "queues" and self.a.nsim:
+            return ("cmd", None, ["ethtool", "-L", self.a.nsim, "combined",
+                                  str(r.choice([1, 2, 3, 4]))])
+        # names that a rename left behind come back
+        return ("cmd", None, ["sh", "-c", "for n in x0 pgrx pgctrl ipopt kpktgend_0 pgstats; do "
+                              "ip link show $n >/dev/null 2>&1 || continue; "
+                              "for d in d0 d1 v0 " + (self.a.nsim or "") + "; do "
+                              "ip link show $d >/dev/null 2>&1 || "
+                              "{ ip link set $n name $d && ip link set $d up; break; }; "
+                              "done; done"])
+
+    def hookevent(self, r):
+        d = r.choice(["d0", "d1", "v0"])
+        c = r.choice(["clsact", "noclsact", "u32", "xdp", "noxdp"])
+        if c == "clsact":
+            return ("cmd", None, ["tc", "qdisc", "add", "dev", d, "clsact"])
+        if c == "noclsact":
+            return ("cmd", None, ["tc", "qdisc", "del", "dev", d, "clsact"])
+        if c == "u32":
+            return ("cmd", None, ["tc", "filter", "add", "dev", d,
+                                  r.choice(["ingress", "egress"]), "protocol", "ip",
+                                  "u32", "match", "u32", "0", "0", "action", "pass"])
+        if c == "xdp" and self.a.xdp:
+            return ("cmd", None, ["ip", "link", "set", "dev", d, "xdpgeneric",
+                                  "pinned", self.a.xdp])
+        return ("cmd", None, ["ip", "link", "set", "dev", d, "xdpgeneric", "off"])
+
+    # ------------------------------------------------------------ main
+    def main(self):
+        a = self.a
+        self.notes = []
+        self.t0 = time.monotonic()
+        end = self.t0 + a.seconds
+        r = random.Random(a.seed)
+        print(f"pgstate: seed {a.seed}, {a.seconds} s, at most {a.actions} actions",
+              flush=True)
+        rc = 0
+        try:
+            if a.replay:
+                with open(a.replay) as fh:
+                    acts = [json.loads(l)["act"] for l in fh if l.strip()]
+                for act in acts:
+                    self.act(act)
+            else:
+                while self.n < a.actions and time.monotonic() < end:
+                    self.act(self.gen(r))
+            # the end: stop everything, every blocked writer must return
+            self.act(("w", None, "pgctrl", "stop"))
+            for ns in list(self.extra_ns):
+                self.act(("netns", "stopdel", ns))
+            t = time.monotonic()
+            while self.running():
+                if time.monotonic() - t > STOP_S + 15:
+                    raise Fail("hang: writers still blocked after the final stop")
+                time.sleep(0.2)
+            self.act(("read", None))
+        except Fail as e:
+            rc = 1
+            print(f"FAIL: {e}", flush=True)
+            print(f"FAIL: seed {a.seed}; the last actions:", flush=True)
+            for l in self.hist[-25:]:
+                print("  " + l)
+        for b in self.bg:
+            b[0].kill()
+        for ns in self.extra_ns:
+            subprocess.run(["ip", "netns", "del", ns], stderr=subprocess.DEVNULL)
+        for s in self.notes[:20]:
+            print("note: " + s)
+        for k, v in sorted(self.resmiss.items(), key=lambda x: -x[1])[:15]:
+            print(f"result after a failed write not ERROR: {v}x errno {k}")
+        print(f"figures: actions {self.n} writes {self.writes} events {self.events} "
+              f"reads {self.reads} starts {self.starts} seconds "
+              f"{time.monotonic() - self.t0:.0f} errnos "
+              f"{json.dumps(dict(sorted(self.errnos.items())))}", flush=True)
+        return rc
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--seed", type=int,
+                   default=int(os.environ.get("FUZZ_SEED") or random.SystemRandom().randrange(1 << 32)))
+    p.add_argument("--seconds", type=float, default=60)
+    p.add_argument("--actions", type=int, default=10**9)
+    p.add_argument("--log")
+    p.add_argument("--replay")
+    p.add_argument("--ns2")
+    p.add_argument("--nsim")
+    p.add_argument("--xdp")
+    p.add_argument("--helper", default="/tmp/pktgen-lib/pgwrite")
+    a = p.parse_args()
+    sys.exit(Fuzzer(a).main())
+
+
+if __name__ == "__main__":
+    main()
