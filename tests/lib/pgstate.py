@@ -135,7 +135,7 @@ class Fuzzer:
         self.libc = ctypes.CDLL(None, use_errno=True)
         self.home = os.open("/proc/self/ns/net", os.O_RDONLY)
         self.extra_ns = []      # netns this run created (and may delete)
-        self.nsim_q = 4
+        self.pkts = {}
 
     # ------------------------------------------------------------ helpers
     def record(self, act, res, t):
@@ -204,6 +204,19 @@ class Fuzzer:
         m = re.search(r"^Result: (.*)$", t, re.M)
         return m.group(1) if m else None
 
+    def sample_pkts(self):
+        """pkts_sofar of every run seen in pgstats (a lower bound of the
+        packets sent: a run removed between two samples is missed)."""
+        t = self.pgread(None, "pgstats") or ""
+        for blk in t.split("\n\n")[1:]:
+            kv = dict(l.split("=", 1) for l in blk.splitlines() if "=" in l)
+            key = (kv.get("device"), kv.get("started_us"))
+            try:
+                n = int(kv.get("pkts_sofar", 0))
+            except ValueError:
+                continue
+            self.pkts[key] = max(self.pkts.get(key, 0), n)
+
     def files(self, ns=None):
         try:
             if ns:
@@ -270,9 +283,19 @@ class Fuzzer:
         self.notes.append(s)
 
     # ------------------------------------------------------------ actions
-    def act(self, act):
+    def resolve(self, act):
+        """The log names the test's netns and pin as @ns2 and @xdp (a
+        replay runs in a new test's)."""
+        m = {"@ns2": self.a.ns2, "@xdp": self.a.xdp}
+        return [[m.get(y, y) for y in x] if isinstance(x, list) else m.get(x, x)
+                for x in act]
+
+    def act(self, logact):
+        act = self.resolve(logact)
         k = act[0]
         res = None
+        if k in ("cmd", "read", "netns") or (k == "w" and act[3] in ("reset", "rem_device_all")):
+            self.sample_pkts()
         t = time.monotonic()
         if k == "w":            # ns, file, text
             _, ns, f, text = act
@@ -308,8 +331,15 @@ class Fuzzer:
                 raise Fail(f"hang: {' '.join(argv)}")
             res = p.returncode
             self.events += 1
-            # EPERM/EACCES; ENOENT where a fresh netns has no such file
-            if res not in (1, 13) and not (res == 2 and order != "U"):
+            # "Un": root of a user namespace in a netns of its own drives
+            # pktgen there (security.sh), on its own devices only: our d0
+            # is no device of its.  "U" (our netns) and "nU" (a netns of
+            # the init user namespace): EPERM/EACCES, or ENOENT where the
+            # fresh netns has no such file.
+            if order == "Un":
+                if res == 0 and text.startswith("add_device") and f.startswith("kpktgend"):
+                    raise Fail(f"user namespace writer ({order}) could add our {text}")
+            elif res not in (1, 13) and not (res == 2 and order == "nU"):
                 if res == 0:
                     raise Fail(f"user namespace writer ({order}) got '{text}' "
                                f"into {f} accepted")
@@ -336,12 +366,12 @@ class Fuzzer:
                     self.extra_ns.remove(name)
         elif k == "sleep":
             time.sleep(act[1])
-        self.record(act, res, t)
+        self.record(logact, res, t)
 
     def gen(self, r):
         """The next action, from the state (what runs, which files exist)."""
         run = self.running()
-        ns2 = self.a.ns2
+        ns2 = "@ns2" if self.a.ns2 else None
         devs = self.pgdevs()
         w = r.random()
         # most commands while a device runs: start one first, mostly
@@ -440,7 +470,7 @@ class Fuzzer:
                                   "u32", "match", "u32", "0", "0", "action", "pass"])
         if c == "xdp" and self.a.xdp:
             return ("cmd", None, ["ip", "link", "set", "dev", d, "xdpgeneric",
-                                  "pinned", self.a.xdp])
+                                  "pinned", "@xdp"])
         return ("cmd", None, ["ip", "link", "set", "dev", d, "xdpgeneric", "off"])
 
     # ------------------------------------------------------------ main
@@ -487,7 +517,8 @@ class Fuzzer:
         for k, v in sorted(self.resmiss.items(), key=lambda x: -x[1])[:15]:
             print(f"result after a failed write not ERROR: {v}x errno {k}")
         print(f"figures: actions {self.n} writes {self.writes} events {self.events} "
-              f"reads {self.reads} starts {self.starts} seconds "
+              f"reads {self.reads} starts {self.starts} packets "
+              f"{sum(self.pkts.values())} seconds "
               f"{time.monotonic() - self.t0:.0f} errnos "
               f"{json.dumps(dict(sorted(self.errnos.items())))}", flush=True)
         return rc

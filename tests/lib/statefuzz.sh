@@ -3,7 +3,7 @@
 #
 # The body of fuzz-state.sh and stress-state.sh (the stateful fuzzer of
 # tests/lib/pgstate.py), sourced after lib.sh with SF_SEED, SF_SECONDS and
-# SF_ACTIONS set.  Subtests: module loads, static keys, the fuzzer (no
+# SF_ACTIONS set (STATE_REPLAY=LOG: the actions of LOG instead).  Subtests: module loads, static keys, the fuzzer (no
 # hang, every read text, user namespaces refused), the Results of failed
 # writes, and afterwards a clean 1000-packet run on a fresh dummy (Result,
 # counters, frames captured on the wire).
@@ -63,6 +63,7 @@ log=$tmp/actions.log
 t0=$SECONDS
 timeout -k 5 $((SF_SECONDS + 180)) ip netns exec "$NS" python3 "$LIB_DIR/pgstate.py" \
 	--seed "$SF_SEED" --seconds "$SF_SECONDS" --actions "$SF_ACTIONS" \
+	${STATE_REPLAY:+--replay "$STATE_REPLAY"} \
 	--log "$log" --ns2 "$NS2" ${nsim:+--nsim "$nsim"} ${xdp:+--xdp "$xdp"} \
 	--helper "$PG_WRITE_HELPER" >"$tmp/out" 2>&1
 frc=$?
