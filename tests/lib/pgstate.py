@@ -9,7 +9,8 @@ xfrm and tc/XDP events, most commands written while devices run.
 
 Options: --seed N (else FUZZ_SEED, else random), --seconds S, --actions N,
 --log FILE (the action log: one JSON line per action, replayable),
---ns2 NAME (the netns of the veth peer, where pgrx receives), --nsim DEV
+--ns1 NAME (ours), --ns2 NAME (the netns of the veth peer, where pgrx
+receives), --nsim DEV
 (a netdevsim device: ethtool -L), --xdp PIN (a pinned XDP program),
 --helper PATH (lib.sh's pgwrite, for the user-namespace writers).
 
@@ -36,10 +37,11 @@ PG = "/proc/net/pktgen"
 OWN = ("pgctrl", "pgrx", "ipopt", "pgstats")
 CLONE_NEWNET = 0x40000000
 PTR = re.compile(rb"ffff[0-9a-f]{12}")
-HANG_S = 20             # an ip/ethtool/tc command longer than this: a hang
+HANG_S = 30             # an ip/ethtool/tc command longer than this: a hang
 STOP_S = 15             # a start/inject still blocked this long after stop
 
 DEVS = ["d0", "d1", "v0"]
+STACKED = ["vl5", "br0"]
 NAMES = ["d0", "d1", "v0", "x0", "pgrx", "pgctrl", "ipopt", "pgstats",
          "kpktgend_0", "kpktgend_1", "d0@1", "v0@2", "lo"]
 FLAGS = ["IPV6", "IPSRC_RND", "IPDST_RND", "UDPSRC_RND", "UDPDST_RND",
@@ -93,6 +95,7 @@ def devcmd(r):
         lambda: f"mpls {pick(['0001000a', '0001000a,0002000b', '0', 'ffffffff'])}",
         lambda: f"imix_weights {pick(['64,7 576,4 1500,1', '60,1', '9000,1 60,1', ''])}",
         lambda: f"queue_map_min {pick([0, 1, 3])}",
+        lambda: f"flag {pick(['', '!'])}{pick(['QUEUE_MAP_RND', 'QUEUE_MAP_CPU'])}",
         lambda: f"queue_map_max {pick([0, 3, 7, 100])}",
         lambda: f"flows {pick([0, 1, 1024])}",
         lambda: f"flowlen {pick([0, 8])}",
@@ -235,14 +238,54 @@ class Fuzzer:
         """An ip/ethtool/tc/...: a hang (lock held) fails the run."""
         if ns:
             argv = ["ip", "netns", "exec", ns] + argv
+        p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             stdin=subprocess.DEVNULL)
         try:
-            p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               stdin=subprocess.DEVNULL, timeout=timeout)
+            p.wait(timeout)
         except subprocess.TimeoutExpired:
-            raise Fail(f"hang: {' '.join(argv)} did not return in {timeout} s "
-                       "(RTNL or another lock held?)")
+            self.slow(p, argv, timeout)
         self.events += 1
         return p.returncode
+
+    def stacks(self, pid):
+        """PID, its descendants and pktgen's threads: comm and kernel stack."""
+        kids, out = {pid}, []
+        procs = {}
+        for d in os.listdir("/proc"):
+            if d.isdigit():
+                try:
+                    st = open(f"/proc/{d}/stat").read()
+                    procs[int(d)] = (int(st.rsplit(")", 1)[1].split()[1]),
+                                     st.split("(", 1)[1].rsplit(")", 1)[0])
+                except (OSError, ValueError, IndexError):
+                    pass
+        for _ in range(5):
+            kids |= {q for q, (pp, _) in procs.items() if pp in kids}
+        for q, (pp, comm) in sorted(procs.items()):
+            if q in kids or comm.startswith("kpktgend"):
+                try:
+                    stk = open(f"/proc/{q}/stack").read().strip()
+                except OSError:
+                    stk = "?"
+                out.append(f"{q} {comm}: " + " < ".join(
+                    l.split("] ", 1)[-1].split("+")[0] for l in stk.splitlines()[:8]))
+        return out
+
+    def slow(self, p, argv, timeout):
+        """A command past its bound: slow (a busy TCG guest) or a hang?
+        A hang if `ip link show lo` (RTNL) does not return either."""
+        st = self.stacks(p.pid)
+        try:
+            subprocess.run(["ip", "link", "show", "lo"], stdout=subprocess.DEVNULL,
+                           timeout=60)
+            p.wait(60)
+            self.note(f"slow: {' '.join(argv)[:80]} took over {timeout} s, then returned")
+            return
+        except subprocess.TimeoutExpired:
+            pass
+        p.kill()
+        raise Fail(f"hang: {' '.join(argv)} did not return in {timeout + 60} s, and "
+                   "`ip link show lo` neither (RTNL held); stacks:\n  " + "\n  ".join(st))
 
     # ------------------------------------------------------------ background
     def running(self):
@@ -286,9 +329,14 @@ class Fuzzer:
     def resolve(self, act):
         """The log names the test's netns and pin as @ns2 and @xdp (a
         replay runs in a new test's)."""
-        m = {"@ns2": self.a.ns2, "@xdp": self.a.xdp}
-        return [[m.get(y, y) for y in x] if isinstance(x, list) else m.get(x, x)
-                for x in act]
+        m = {"@ns1": self.a.ns1, "@ns2": self.a.ns2, "@xdp": self.a.xdp}
+
+        def sub(y):
+            if isinstance(y, str) and "@" in y:
+                for k, v in m.items():
+                    y = y.replace(k, v or "")
+            return y
+        return [[sub(y) for y in x] if isinstance(x, list) else sub(x) for x in act]
 
     def act(self, logact):
         act = self.resolve(logact)
@@ -334,12 +382,12 @@ class Fuzzer:
             # "Un": root of a user namespace in a netns of its own drives
             # pktgen there (security.sh), on its own devices only: our d0
             # is no device of its.  "U" (our netns) and "nU" (a netns of
-            # the init user namespace): EPERM/EACCES, or ENOENT where the
-            # fresh netns has no such file.
+            # the init user namespace): EPERM/EACCES, or ENOENT (a device
+            # file renamed away, or not in the fresh netns).
             if order == "Un":
                 if res == 0 and text.startswith("add_device") and f.startswith("kpktgend"):
                     raise Fail(f"user namespace writer ({order}) could add our {text}")
-            elif res not in (1, 13) and not (res == 2 and order == "nU"):
+            elif res not in (1, 13, 2):
                 if res == 0:
                     raise Fail(f"user namespace writer ({order}) got '{text}' "
                                f"into {f} accepted")
@@ -384,7 +432,8 @@ class Fuzzer:
         if w < 0.63:
             if r.random() < 0.3:
                 return ("w", None, f"kpktgend_{r.randint(0, 1)}", "rem_device_all")
-            nm = r.choice(NAMES) if r.random() < 0.3 else r.choice(DEVS) + r.choice(["", "", "@1", "@3"])
+            nm = r.choice(NAMES + STACKED) if r.random() < 0.3 else \
+                r.choice(DEVS) + r.choice(["", "", "@1", "@3"])
             return ("w", None, f"kpktgend_{r.randint(0, 1)}", "add_device " + nm)
         if w < 0.67:
             return ("w", None, "pgctrl", r.choice(["stop", "stop", "reset"]))
@@ -407,7 +456,7 @@ class Fuzzer:
                 return ("netns", r.choice(["del", "stopdel", "stopdel"]),
                         r.choice(self.extra_ns))
             return ("netns", "add", f"pgt-sf{r.randint(0, 9999):04d}")
-        if w < 0.97:
+        if w < 0.96:
             if r.random() < 0.4:
                 return ("cmd", None, ["ip", "xfrm", "state", "flush"])
             spi = r.choice([256, 257, 0x1000])
@@ -446,18 +495,55 @@ class Fuzzer:
             return ("cmd", None, ip + [d, "mtu", str(r.choice([68, 576, 1280, 1500, 9000]))])
         if c in ("sg", "tx"):
             return ("cmd", None, ["ethtool", "-K", d, c, r.choice(["on", "off"])])
-        if c == "queues" and self.a.nsim:
+        if c == "queues" and self.a.nsim and r.random() < 0.5:
             return ("cmd", None, ["ethtool", "-L", self.a.nsim, "combined",
                                   str(r.choice([1, 2, 3, 4]))])
-        # names that a rename left behind come back
-        return ("cmd", None, ["sh", "-c", "for n in x0 pgrx pgctrl ipopt kpktgend_0 pgstats; do "
-                              "ip link show $n >/dev/null 2>&1 || continue; "
-                              "for d in d0 d1 v0 " + (self.a.nsim or "") + "; do "
-                              "ip link show $d >/dev/null 2>&1 || "
-                              "{ ip link set $n name $d && ip link set $d up; break; }; "
-                              "done; done"])
+        if c == "queues":       # the veth has 4 queues each way
+            n = str(r.choice([1, 2, 3, 4]))
+            return ("cmd", None, ["ethtool", "-L", "v0", "rx", n, "tx", n])
+        # a name a rename left behind comes back (one ip call)
+        have = set(os.listdir("/sys/class/net"))
+        gone = [x for x in DEVS + ([self.a.nsim] if self.a.nsim else []) if x not in have]
+        left = [x for x in ("x0", "pgrx", "pgctrl", "ipopt", "kpktgend_0", "pgstats")
+                if x in have]
+        if gone and left:
+            n, g = r.choice(left), r.choice(gone)
+            return ("cmd", None, ["sh", "-c", f"ip link set dev {n} down; "
+                                  f"ip link set dev {n} name {g}; ip link set dev {g} up"])
+        return ("cmd", None, ["ip", "link", "set", "dev", d, "up"])
+
+    def stackevent(self, r):
+        """Devices stacked on ours, qdiscs, moves between netns."""
+        d = r.choice(["d0", "d1", "v0"])
+        c = r.choice(["vlan", "novlan", "bridge", "nobridge", "netem", "pfifo",
+                      "noqdisc", "move", "moveback"])
+        if c == "vlan":
+            return ("cmd", None, ["sh", "-c", "ip link add link d0 name vl5 type vlan id 5 "
+                                  "&& ip link set vl5 up"])
+        if c == "novlan":
+            return ("cmd", None, ["ip", "link", "del", "vl5"])
+        if c == "bridge":
+            return ("cmd", None, ["sh", "-c", "ip link add br0 type bridge 2>/dev/null; "
+                                  "ip link set br0 up; ip link set d1 master br0"])
+        if c == "nobridge":
+            return ("cmd", None, ["ip", "link", "set", "d1", r.choice(["nomaster", "down"])]
+                    if r.random() < 0.5 else ["ip", "link", "del", "br0"])
+        if c == "netem":
+            return ("cmd", None, ["tc", "qdisc", "replace", "dev", d, "root", "netem",
+                                  "delay", r.choice(["1ms", "20ms"]), "limit", "10000"])
+        if c == "pfifo":
+            return ("cmd", None, ["tc", "qdisc", "replace", "dev", d, "root", "pfifo"])
+        if c == "noqdisc":
+            return ("cmd", None, ["tc", "qdisc", "del", "dev", d, "root"])
+        if c == "move" and self.a.ns1:
+            return ("cmd", None, ["ip", "link", "set", "dev", r.choice(["d1", "vl5"]),
+                                  "netns", "@ns2"])
+        return ("cmd", None, ["sh", "-c", "for d in d1 vl5; do ip -n @ns2 link set dev $d "
+                              "netns @ns1 && ip link set $d up; done"])
 
     def hookevent(self, r):
+        if r.random() < 0.5:
+            return self.stackevent(r)
         d = r.choice(["d0", "d1", "v0"])
         c = r.choice(["clsact", "noclsact", "u32", "xdp", "noxdp"])
         if c == "clsact":
@@ -532,6 +618,7 @@ def main():
     p.add_argument("--actions", type=int, default=10**9)
     p.add_argument("--log")
     p.add_argument("--replay")
+    p.add_argument("--ns1")
     p.add_argument("--ns2")
     p.add_argument("--nsim")
     p.add_argument("--xdp")

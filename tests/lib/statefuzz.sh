@@ -8,8 +8,9 @@
 # writes, and afterwards a clean 1000-packet run on a fresh dummy (Result,
 # counters, frames captured on the wire).
 #
-#   netns $NS: d0, d1 (dummy), ns0 (netdevsim, 4 queues, if it loads),
-#              v0 -- veth -- v1 (netns $NS2, where pgrx receives)
+#   netns $NS: d0 (dummy, 4 tx queues), d1 (dummy), ns0 (netdevsim, 4
+#              queues, if it loads), v0 -- veth, 4 queues -- v1 (netns
+#              $NS2, where pgrx receives)
 
 ktap_header
 ktap_plan 7
@@ -28,9 +29,12 @@ _pgw_init
 tmp=$(lib_tmpdir)
 ns_create NS
 ns_create NS2
-dummy_create "$NS" d0
+ip -n "$NS" link add d0 numtxqueues 4 type dummy && _dev_prep "$NS" d0
 dummy_create "$NS" d1
-veth_create "$NS" v0 "$NS2" v1
+# 4 queues each way: ethtool -L changes a veth's queue count (5.16+)
+ip -n "$NS" link add v0 numtxqueues 4 numrxqueues 4 type veth peer name v1 \
+	netns "$NS2" numtxqueues 4 numrxqueues 4 &&
+	_dev_prep "$NS" v0 && _dev_prep "$NS2" v1
 
 # netdevsim: the one device here whose queue count ethtool -L changes
 nsim=""
@@ -64,7 +68,7 @@ t0=$SECONDS
 timeout -k 5 $((SF_SECONDS + 180)) ip netns exec "$NS" python3 "$LIB_DIR/pgstate.py" \
 	--seed "$SF_SEED" --seconds "$SF_SECONDS" --actions "$SF_ACTIONS" \
 	${STATE_REPLAY:+--replay "$STATE_REPLAY"} \
-	--log "$log" --ns2 "$NS2" ${nsim:+--nsim "$nsim"} ${xdp:+--xdp "$xdp"} \
+	--log "$log" --ns1 "$NS" --ns2 "$NS2" ${nsim:+--nsim "$nsim"} ${xdp:+--xdp "$xdp"} \
 	--helper "$PG_WRITE_HELPER" >"$tmp/out" 2>&1
 frc=$?
 ktap_diag "$(cat "$tmp/out")"
