@@ -404,7 +404,13 @@ class Fuzzer:
                 self.extra_ns.append(name)
             else:
                 if op == "stopdel":
-                    self.pgwrite(name, "pgctrl", "stop\n")
+                    ran = any(re.search(r"^Running: .*e0", self.pgread(name, f) or "", re.M)
+                              for f in self.files(name) if f.startswith("kpktgend_"))
+                    res = self.pgwrite(name, "pgctrl", "stop\n")
+                    res = f"stop: errno {res}, e0 ran before: {ran}"
+                    for b in self.bg:
+                        if b[1].startswith(name + ":"):
+                            b[1] += f" (e0 ran at the stop: {ran})"
                 # its writer holds the netns: bound it like a stopped one
                 for b in self.bg:
                     if b[1].startswith(name + ":") and b[2] is None:

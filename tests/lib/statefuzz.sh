@@ -25,6 +25,7 @@ if ! pg_load; then
 fi
 ktap_pass "module loads"
 pin_static_keys
+t_keys=$SECONDS
 _pgw_init
 tmp=$(lib_tmpdir)
 ns_create NS
@@ -53,6 +54,7 @@ if modprobe netdevsim 2>/dev/null && [ -w /sys/bus/netdevsim/new_device ]; then
 	fi
 fi
 
+t_devs=$SECONDS
 # a pinned XDP program for the xdpgeneric attach/detach events
 xdp=""
 BPFDIR=$tmp/bpf
@@ -61,7 +63,8 @@ if mount -t bpf bpf "$BPFDIR" 2>/dev/null; then
 	cleanup_push "umount $BPFDIR"
 	python3 "$LIB_DIR/bpfprog.py" xdp-pass "$BPFDIR/xdp" 2>/dev/null && xdp=$BPFDIR/xdp
 fi
-ktap_diag "devices: d0 d1 v0${nsim:+ $nsim (netdevsim)}; XDP: ${xdp:-none}; setup $SECONDS s"
+ktap_diag "devices: d0 d1 v0${nsim:+ $nsim (netdevsim)}; XDP: ${xdp:-none}"
+ktap_diag "setup $SECONDS s (load+keys $t_keys, devices $((t_devs - t_keys)))"
 
 log=$tmp/actions.log
 t0=$SECONDS
