@@ -316,10 +316,11 @@ class Fuzzer:
         self.bg.append([p, f"{ns or 'ns'}:{f} {data}", None])
         self.starts += 1
 
-    def stopped(self):
+    def stopped(self, ns):
+        """A stop in NS bounds the writers of NS (not another netns's)."""
         now = time.monotonic()
         for b in self.bg:
-            if b[2] is None:
+            if b[2] is None and b[1].startswith(f"{ns or 'ns'}:"):
                 b[2] = now
 
     def note(self, s):
@@ -349,7 +350,7 @@ class Fuzzer:
             _, ns, f, text = act
             res = self.pgwrite(ns, f, text + "\n")
             if f == "pgctrl" and text in ("stop", "reset"):
-                self.stopped()
+                self.stopped(ns)
             if res and f not in ("pgctrl",):
                 r = self.result(ns, f)
                 if r is not None and not r.startswith("ERROR") and res not in (1, 13):
@@ -407,6 +408,7 @@ class Fuzzer:
                     ran = any(re.search(r"^Running: .*e0", self.pgread(name, f) or "", re.M)
                               for f in self.files(name) if f.startswith("kpktgend_"))
                     res = self.pgwrite(name, "pgctrl", "stop\n")
+                    self.stopped(name)
                     res = f"stop: errno {res}, e0 ran before: {ran}"
                     for b in self.bg:
                         if b[1].startswith(name + ":"):
