@@ -36,7 +36,7 @@ _pgw_init
 tmp=$(lib_tmpdir)
 ns_create NS
 dummy_create "$NS" d0
-ENODEV=19 EEXIST=17 ERANGE=34 EBUSY=16
+EEXIST=17 ERANGE=34
 MAC=02:00:00:00:00:09
 
 pgs() {	# DEV CMD...: each CMD with pg_set in $NS
@@ -73,50 +73,44 @@ print(n)' "$2"
 }
 
 # --- 1. settings changed under a held skb -----------------------------------
-mode_switch() {
-	local n
+# A run of 1500-byte frames with 4 fragments, one skb sent 100000 times,
+# 100 per second; MIDRUN (a function) changes something while it goes;
+# at least MIN intact frames must come out by queue_xmit (start_xmit
+# bypasses the taps).
+held_skb_run() {	# LABEL MIN MIDRUN CMD...
+	local label=$1 min=$2 midrun=$3 n
+	shift 3
 	_PG_NS=$NS pg_write pgctrl reset
-	ip netns exec "$NS" ethtool -K d0 sg off >/dev/null || return 1
 	pgs kpktgend_0 "add_device d0" &&
 		pgs d0 "count 0" "pkt_size 1500" "frags 4" "clone_skb 100000" \
-			"delay 10000000" "dst_mac $MAC" || return 1
-	cap_start "$NS" d0 "$tmp/switch.pcap" || return 1
+			"delay 10000000" "dst_mac $MAC" "$@" || return 1
+	cap_start "$NS" d0 "$tmp/$label.pcap" || return 1
 	start_bg || return 1
 	sleep 0.5
-	pgs d0 "xmit_mode queue_xmit" || return 1
-	sleep 1
-	pgs d0 "frags 2" && sleep 0.5 && pgs d0 "clone_skb 3" && sleep 0.5 &&
-		pgs d0 "xmit_mode start_xmit" && pgs d0 "burst 4" && sleep 0.3 &&
-		pgs d0 "burst 1" && pgs d0 "xmit_mode queue_xmit" && sleep 0.5 || return 1
+	"$midrun" || return 1
 	stop_wait
 	cap_stop
 	ip netns exec "$NS" ethtool -K d0 sg on >/dev/null
-	# start_xmit bypasses the taps: what was captured went by queue_xmit
-	n=$(pktgen_frames "$tmp/switch.pcap" 1500)
-	[ "$n" -ge 20 ] || { echo "$n intact 1500-byte frames captured, want >= 20"; return 1; }
+	n=$(pktgen_frames "$tmp/$label.pcap" 1500)
+	[ "$n" -ge "$min" ] || { echo "$n intact 1500-byte frames captured, want >= $min"; return 1; }
+}
+
+switch_settings() {
+	pgs d0 "xmit_mode queue_xmit" && sleep 1 &&
+		pgs d0 "frags 2" && sleep 0.5 && pgs d0 "clone_skb 3" && sleep 0.5 &&
+		pgs d0 "xmit_mode start_xmit" && pgs d0 "burst 4" && sleep 0.3 &&
+		pgs d0 "burst 1" && pgs d0 "xmit_mode queue_xmit" && sleep 0.5
+}
+mode_switch() {
+	ip netns exec "$NS" ethtool -K d0 sg off >/dev/null || return 1
+	held_skb_run switch 20 switch_settings
 }
 check "xmit_mode, frags, clone_skb, burst changed mid-run on a device without SG: no crash, intact frames" \
 	mode_switch
 
-sg_off_mid_run() {
-	local n
-	_PG_NS=$NS pg_write pgctrl reset
-	pgs kpktgend_0 "add_device d0" &&
-		pgs d0 "count 0" "pkt_size 1500" "frags 4" "clone_skb 100000" \
-			"xmit_mode queue_xmit" "delay 10000000" "dst_mac $MAC" || return 1
-	cap_start "$NS" d0 "$tmp/sg.pcap" || return 1
-	start_bg || return 1
-	sleep 0.5
-	ip netns exec "$NS" ethtool -K d0 sg off >/dev/null || return 1
-	sleep 1
-	stop_wait
-	cap_stop
-	ip netns exec "$NS" ethtool -K d0 sg on >/dev/null
-	n=$(pktgen_frames "$tmp/sg.pcap" 1500)
-	[ "$n" -ge 40 ] || { echo "$n intact 1500-byte frames captured, want >= 40"; return 1; }
-}
+sg_off() { ip netns exec "$NS" ethtool -K d0 sg off >/dev/null && sleep 1; }
 check "ethtool -K sg off under a queue_xmit run whose shared skb has frags: no crash" \
-	sg_off_mid_run
+	held_skb_run sg 40 sg_off "xmit_mode queue_xmit"
 
 # --- 2. names of pktgen's own files ------------------------------------------
 own_names_refused() {
@@ -190,7 +184,7 @@ inject_removal_race() {	# what removes d0: del or reset
 			pgs d0 "count 0" "delay 2147483647" "dst_mac $MAC" || return 1
 		timeout -s INT 30 ip netns exec "$NS" sh -c "echo inject > $PG_PROC/d0" 2>/dev/null &
 		INJECT_PID=$!
-		[ $((i % 3)) -eq 0 ] && sleep 0.$i
+		[ $((i % 3)) -eq 0 ] && sleep "0.$i"
 		case $1 in
 		del) timeout 30 ip -n "$NS" link del d0 || { echo "link del hung"; return 1; } ;;
 		reset) rc=0
