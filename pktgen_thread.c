@@ -602,16 +602,19 @@ static bool pg_xmit_queue(struct pktgen_dev *pkt, bool reuse)
 
 	ret = dev_queue_xmit(skb);
 
+	/* per counter: a WRITE_ONCE() of errors += 0 would still be a store */
 	switch (ret) {
 	case NET_XMIT_SUCCESS:
-		pg_count_burst(r, 1, 0, len);
+		pg_counter_add(&r->sofar, 1);
+		pg_counter_add(&r->seq_num, 1);
+		pg_counter_add(&r->tx_bytes, len);
 		break;
 	case NET_XMIT_DROP:
 	case NET_XMIT_CN:
-		pg_count_burst(r, 0, 1, len);
+		pg_counter_add(&r->errors, 1);
 		break;
 	default:
-		pg_count_burst(r, 0, 1, len);
+		pg_counter_add(&r->errors, 1);
 		net_info_ratelimited("%s xmit error: %d\n", pkt->name, ret);
 	}
 	return true;
