@@ -12,7 +12,7 @@
 # Env passed into the guest: TESTS="a b" (only these tests), TEST_TIMEOUT,
 # PKTGEN_MODULE=stock (test the distribution's pktgen), STRESS=1 (the
 # stress tests too) and their FUZZ_*, RACE_SECONDS, FAULT_SECONDS,
-# HOOK_SECONDS (rx-hooks).  VM_TIMEOUT is the limit per VM in seconds
+# HOOK_SECONDS (rx-hooks), FUZZ_RX_SEED and FUZZ_RX_FRAMES (fuzz-rx).  VM_TIMEOUT is the limit per VM in seconds
 # (2700); VM_VERBOSE=1 shows the kernel's console (always in
 # $OUT/console-KV.log, and its end after a panic); VM_QEMU_OPTS adds QEMU
 # options and VM_CPUS sets the vCPUs (2) (bench/run.sh --icount).
@@ -66,7 +66,8 @@ fi
 genv=("$helper")
 for v in TESTS TEST_TIMEOUT PKTGEN_MODULE STRESS FUZZ_WRITES FUZZ_PROCS FUZZ_SEED \
 	 FUZZ_SECONDS FUZZ_ACTIONS STATE_SEED STATE_SECONDS STATE_ACTIONS \
-	 STATE_REPLAY RACE_SECONDS FAULT_SECONDS HOOK_SECONDS; do
+	 STATE_REPLAY RACE_SECONDS FAULT_SECONDS HOOK_SECONDS \
+	 FUZZ_RX_SEED FUZZ_RX_FRAMES; do
 	[ -n "${!v:-}" ] && genv+=("$v=${!v}")
 done
 
