@@ -12,8 +12,9 @@
 # Env passed into the guest: TESTS="a b" (only these tests), TEST_TIMEOUT,
 # PKTGEN_MODULE=stock (test the distribution's pktgen), STRESS=1 (the
 # stress tests too) and their FUZZ_*, RACE_SECONDS, FAULT_SECONDS,
-# HOOK_SECONDS (rx-hooks), FUZZ_RX_SEED and FUZZ_RX_FRAMES (fuzz-rx).  VM_TIMEOUT is the limit per VM in seconds
-# (2700); VM_VERBOSE=1 shows the kernel's console (always in
+# HOOK_SECONDS (rx-hooks), FUZZ_RX_SEED and FUZZ_RX_FRAMES (fuzz-rx).
+# VM_TIMEOUT is the limit per VM in seconds (2700); VM_VERBOSE=1 shows
+# the kernel's console (always in
 # $OUT/console-KV.log, and its end after a panic); VM_QEMU_OPTS adds QEMU
 # options and VM_CPUS sets the vCPUs (2) (bench/run.sh --icount).
 set -u
