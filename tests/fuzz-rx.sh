@@ -137,8 +137,10 @@ ip_sane() {
 
 sunreclaim_kb() { awk '/^SUnreclaim:/ { print $2 }' /proc/meminfo; }
 
-rx_begin 13
-
+rx_begin 14
+# round 1 switches the receiver's and the classifier's hooks on and off
+# while frames arrive: hold their static keys (TCG, see lib.sh)
+pin_static_keys
 check "pgrx on fz1 and fv10, statistics time" eval '
 	rx_cmd "$RX" "rx fz1" && rx_cmd "$RX" "rx fv10" &&
 	rx_cmd "$RX" "statistics time" && rx_cmd "$RX" "display script"'
