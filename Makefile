@@ -92,7 +92,7 @@ check:
 
 # The debug kernel (KASAN, UBSAN, lockdep, kmemleak, fault injection) of
 # tests/debug/debug.config, built from linux-source-6.12 and cached in
-# ~/.cache/pktgen-debug; check-debug runs every test on it (see README).
+# ~/.cache/pktgen-debug; check-debug runs every test on it (Documentation/testing.rst).
 debug-kernel:
 	tests/lib/setup.sh
 	tests/lib/debug-kernel.sh
@@ -123,7 +123,7 @@ style:
 
 # Benchmarks: the kernel's own pktgen.ko against ours, alternately in one
 # 6.12 VM; report under bench/results/.  BENCH_ARGS="--kernel all",
-# "--quick", "--runs N", ... (see README, Benchmarks).
+# "--quick", "--runs N", ... (bench/README).
 bench:
 	tests/lib/setup.sh
 	bench/run.sh $(BENCH_ARGS)

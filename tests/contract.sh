@@ -348,7 +348,7 @@ table_new() {
 }
 
 # the kselftest (proc_net_pktgen.c, v6.15) device cases on lo@0, in its
-# order; ours differs where the comment says so (README / issue 3).
+# order; ours differs where the comment says so (Documentation/pktgen.rst, "Differences").
 table_kselftest() {
 	cat <<-EOF
 	lo@0 | min_pkt_size | 0 | OK: min_pkt_size=42

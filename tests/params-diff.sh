@@ -42,8 +42,8 @@ SINGLE=(
 # ours refuses these with EINVAL where stock accepts them ...
 DIVERGE_OURS=("count -1" "pkt_size abc")
 # Ours also sets an ERROR Result on every refused write and refuses unknown
-# flags (README, "Where we differ"); rate on a fresh device (min_pkt_size
-# 0) uses the 58-byte default frame instead of giving delay 0; the list
+# flags (Documentation/pktgen.rst, "Differences"); rate on a fresh
+# device (min_pkt_size 0) uses the 58-byte default frame instead of giving delay 0; the list
 # of flags in the unknown-flag Result ends with ours (NS_TIMESTAMP).
 # These whole sequences are compared by errors.sh instead.
 DIVERGE_OURS_SEQS=("flag NOSUCH" "unknown flag text" "dst_mac zz" "dst_mac zz:zz"
@@ -328,7 +328,7 @@ verdict() {	# I DIFF: the subtest of sequence I
 	local name=${SEQ_NAME[$1 - 1]} cmds=${SEQ_CMDS[$1 - 1]} arr why
 	IFS=';' read -ra arr <<<"$cmds"
 	if pg_is_ours && printf '%s\n' "${DIVERGE_OURS_SEQS[@]}" | grep -qxF -- "$name"; then
-		ktap_skip "$name" "deliberate divergence of ours (README)"
+		ktap_skip "$name" "deliberate divergence of ours (Documentation/pktgen.rst)"
 	elif diverges "${arr[@]}"; then
 		ktap_skip "$name" "deliberate divergence from stock < 6.15 (errors.sh)"
 	elif [ -z "$2" ]; then

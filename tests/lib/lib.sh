@@ -467,7 +467,8 @@ dummy_create() {
 # a jump label that the other vCPU is executing can leave both vCPUs
 # trapping forever on a stale int3 in __netif_receive_skb_core(); the stock
 # module hangs the same way when a loop of "tc qdisc add/del clsact" flips
-# the ingress key during a netif_receive run (README, "Robustness").
+# the ingress key during a netif_receive run (Documentation/testing.rst,
+# "The debug kernel").
 # One subtest; in the test's shell (the netns is deleted at its exit).
 _pin_keys() {
 	local pin_ns	# not "ns": ns_create's own local would shadow it
