@@ -233,6 +233,8 @@ validate_addr6() {	# A[/LEN]
 	[[ $len =~ ^[0-9]+$ ]] && in_between "$len" 0 128 ||
 		err 5 "invalid IPv6 prefix length in $1"
 	[[ $addr =~ ^[0-9a-fA-F:]+$ ]] || err 5 "invalid IPv6 address $1"
+	# one "::" at most, and no ":::" (1::2::3 and fd00:::1 are not addresses)
+	[[ $addr == *::*::* || $addr == *:::* ]] && err 5 "invalid IPv6 address $1"
 	local IFS=:
 	for g in $(extend_addr6 "$addr"); do
 		[ ${#g} -le 4 ] || err 5 "invalid IPv6 address $1"

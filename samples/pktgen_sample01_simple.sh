@@ -9,7 +9,7 @@
 . "$(dirname "$0")/parameters.sh"
 
 [ -n "${DST_MAC:-}" ] || usage
-[ -z "${BURST:-}" ] || err 1 "burst (-b) is not used by this sample"
+[ -z "${BURST:-}" ] || warn "burst (-b) is not used by this sample: ignored"
 default_dest 198.18.0.42 FD00::1
 : "${CLONE_SKB:=0}"
 : "${COUNT:=100000}"

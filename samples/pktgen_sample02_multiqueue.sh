@@ -8,7 +8,7 @@
 . "$(dirname "$0")/functions.sh"
 . "$(dirname "$0")/parameters.sh"
 
-[ -z "${BURST:-}" ] || err 1 "burst (-b) is not used by this sample"
+[ -z "${BURST:-}" ] || warn "burst (-b) is not used by this sample: ignored"
 : "${CLONE_SKB:=0}"
 : "${COUNT:=100000}"
 

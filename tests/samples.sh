@@ -40,19 +40,23 @@ CASES=(
 	"conf-1-1-flows|pktgen.conf-1-1-flows|ETH1=veth0 COUNT=$N DST_MAC=\$MACB FLOWS=16||veth0|$N|veth1:rx"
 	"sample01|pktgen_sample01_simple.sh||-i veth0 -m \$MACB -d 10.9.0.2 -n $N|veth0|$N|veth1:rx"
 	"sample01 -6|pktgen_sample01_simple.sh||-6 -i veth0 -m \$MACB -d fd00::2 -n $N -k|veth0|$N|veth1:rx"
+	"sample01 -b (ignored)|pktgen_sample01_simple.sh||-i veth0 -m \$MACB -d 10.9.0.2 -n $N -b 4|veth0|$N|veth1:rx"
 	"sample02|pktgen_sample02_multiqueue.sh||-i eth1 -t 2 -n $N|eth1@0 eth1@1|$((2 * N))|eth1:tx"
+	"sample02 -b (ignored)|pktgen_sample02_multiqueue.sh||-i eth1 -t 2 -n $N -b 4|eth1@0 eth1@1|$((2 * N))|eth1:tx"
 	"sample03|pktgen_sample03_burst_single_flow.sh||-i eth1 -t 2 -b $B -n $N|eth1@0 eth1@1|$((2 * N))|eth1:tx"
 	"sample04|pktgen_sample04_many_flows.sh|FLOWS=16 FLOWLEN=4|-i veth0 -m \$MACB -n $N|veth0@0|$N|veth1:rx"
+	"sample04 -6|pktgen_sample04_many_flows.sh|FLOWS=16 FLOWLEN=4|-6 -i veth0 -m \$MACB -n $N|veth0@0|$N|veth1:rx"
 	"sample05|pktgen_sample05_flow_per_thread.sh||-i eth2 -t 2 -b $B -n $N|eth2@0 eth2@1|$((2 * N))|eth2:tx"
 	"sample07|pktgen_sample07_range_dos.sh||-i veth0 -t 2 -m \$MACB -d 10.0.0.0/8 -p 1024-65535 -n $N|veth0@0 veth0@1|$((2 * N))|veth1:rx"
 	"sample08|pktgen_sample08_ipv6.sh||-i veth0 -m \$MACB -d fd00::/120 -n $N|veth0@0|$N|veth1:rx"
 	"sample09|pktgen_sample09_imix.sh||-i veth0 -m \$MACB -n $N|veth0@0|$N|veth1:rx"
 	"netif_receive|pktgen_bench_xmit_mode_netif_receive.sh||-i veth0 -b $B -n $N|veth0@0|0|veth1:rx"
+	"netif_receive -c (ignored)|pktgen_bench_xmit_mode_netif_receive.sh||-i veth0 -b $B -n $N -c 5|veth0@0|0|veth1:rx"
 	"queue_xmit|pktgen_bench_xmit_mode_queue_xmit.sh||-i veth0 -m \$MACB -n $N|veth0@0|$N|veth1:rx"
 )
 
 ktap_header
-ktap_plan $((2 * ${#CASES[@]}))
+ktap_plan $((2 * ${#CASES[@]} + 4))
 
 setup() {
 	pg_load || return 1
@@ -169,5 +173,43 @@ for c in "${CASES[@]}"; do
 	IFS='|' read -r -a f <<<"$c"
 	run_case "${f[@]}"
 done
+
+# validate_addr6 refuses what upstream's refuses, before touching pktgen
+addr6_refused() {	# ADDR
+	local out rc=0
+	out=$(ip netns exec "$NSA" "$SAMPLES/pktgen_sample08_ipv6.sh" -i veth0 \
+		-m "$MACB" -d "$1" -n 1 2>&1 </dev/null) || rc=$?
+	[ "$rc" -eq 5 ] && grep -q "invalid IPv6 address $1" <<<"$out" ||
+		{ echo "exit $rc: $out"; return 1; }
+}
+check "sample08 -d 1::2::3: refused (exit 5)" addr6_refused 1::2::3
+check "sample08 -d fd00:::1: refused (exit 5)" addr6_refused fd00:::1
+
+# the classic rdos script sends to random destinations by default, as
+# the original did: on the wire, 200 packets to (nearly) 200 addresses
+# of 10.0.0.0/8, not in increasing order
+rdos_random() {
+	local cap=$TMP/rdos.pcap
+	in_ns "$NSA" pg_write pgctrl reset
+	cap_start "$NSB" veth1 "$cap" || return 1
+	ip netns exec "$NSA" env ETH1=veth0 COUNT=200 DST_MAC="$MACB" \
+		"$SAMPLES/pktgen.conf-1-1-rdos" >"$TMP/rdos.log" 2>&1 </dev/null ||
+		{ cat "$TMP/rdos.log"; return 1; }
+	cap_stop
+	python3 "$LIB_DIR/pcap.py" "$cap" | python3 -c '
+import json, sys
+d = [json.loads(l)["ip"]["dst"] for l in sys.stdin if "\"ip\"" in l]
+key = [tuple(int(x) for x in a.split(".")) for a in d]
+ok = len(d) == 200 and len(set(d)) >= 190 and key != sorted(key) and \
+    all(k[0] == 10 for k in key)
+print("%d packets, %d addresses, sorted: %s" % (len(d), len(set(d)), key == sorted(key)))
+sys.exit(0 if ok else 1)'
+}
+check "pktgen.conf-1-1-rdos: random destinations by default (captured)" rdos_random
+check "pktgen.conf-1-1-rdos RND=0: in order (Params: no IPDST_RND)" eval '
+	in_ns "$NSA" pg_write pgctrl reset
+	ip netns exec "$NSA" env ETH1=veth0 COUNT=10 DST_MAC="$MACB" RND=0 \
+		"$SAMPLES/pktgen.conf-1-1-rdos" </dev/null >/dev/null 2>&1 &&
+	! in_ns "$NSA" pg_read veth0 | grep -q IPDST_RND'
 
 ktap_finish
