@@ -167,9 +167,43 @@ run_top() {	# OUT: pktgen-top in the background during a 4 s run
 	return "$rc"
 }
 
+# top_json OUT: pktgen-top --json over dum0 and dum0@1 (threads 0 and 1):
+# every refresh parses; the last has the totals "dum0 (2)" and "all"
+# summing the two devices' packets, and both Results.
+top_json() {
+	local pid rc=0
+	in_ns "$NS" pg_set kpktgend_1 "add_device $DEV_D@1" || return 1
+	in_ns "$NS" pg_set "$DEV_D@1" "count 0" && in_ns "$NS" pg_set "$DEV_D@1" "duration 3s" ||
+		return 1
+	in_ns "$NS" pg_set "$DEV_D" "duration 3s" || return 1
+	ip netns exec "$NS" "$TOOLS/pktgen-top" --json -d 0.5 -w 60 >"$1" 2>"$1.err" &
+	pid=$!
+	cleanup_push "kill $pid"
+	wait_until 30 grep -q waiting "$1.err" || { cat "$1.err"; return 1; }
+	pg_start_ns "$NS" || rc=$?
+	wait_until 30 eval "! kill -0 $pid" || { echo "pktgen-top still running"; return 1; }
+	wait "$pid" || { echo "pktgen-top exit $?"; return 1; }
+	python3 - "$1" "$DEV_D" <<'PYEOF' || return 1
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+dev = sys.argv[2]
+last = objs[-1]
+tot = {t["row"]: t for t in last["totals"]}
+sent = sum(d["sent"] for d in last["devices"])
+ok = len(last["devices"]) == 2 and set(tot) == {dev + " (2)", "all"} and \
+    tot["all"]["sent"] == sent == tot[dev + " (2)"]["sent"] and sent > 0 and \
+    all(r.startswith("OK:") for r in last["results"].values()) and \
+    len(last["results"]) == 2
+print(len(objs), "refreshes; last:", json.dumps(last))
+sys.exit(0 if ok else 1)
+PYEOF
+	in_ns "$NS" pg_set kpktgend_1 rem_device_all
+	return "$rc"
+}
+
 # ---------------------------------------------------------------- main
 ktap_header
-ktap_plan 19
+ktap_plan 22
 T=$(lib_tmpdir)
 
 check "modinfo: description" has_text description
@@ -208,4 +242,17 @@ check "pktgen-sweep on a veth: 100 frames of each size on the wire" \
 in_ns "$NS" pg_set kpktgend_0 "add_device $DEV_D" || exit 1
 check "pktgen-top during a run: exits after it" run_top "$T/top.out"
 check "pktgen-top: live rate and progress, then the Result" top_ok "$T/top.out"
+check "pktgen-top --json, two devices on dum0: totals per interface and all" \
+	top_json "$T/top.json"
+check "pktgen-top: exit 3 when no device runs within -w" eval '
+	rc=0; ip netns exec "$NS" "$TOOLS/pktgen-top" -w 0.5 >/dev/null 2>&1 || rc=$?
+	[ "$rc" -eq 3 ] || { echo "exit $rc"; false; }'
+check "pgstats --json: an object per device, numbers as numbers" eval '
+	ip netns exec "$NS" "$TOOLS/pgstats" --json | python3 -c "
+import json, sys
+devs = json.load(sys.stdin)
+d = {x[\"device\"]: x for x in devs}
+assert \"$DEV_D\" in d, devs
+assert isinstance(d[\"$DEV_D\"][\"pkts_sofar\"], int) and d[\"$DEV_D\"][\"pkts_sofar\"] > 0, d
+"'
 ktap_finish
