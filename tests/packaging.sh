@@ -88,21 +88,29 @@ modprobe_loads_ours() {
 }
 
 # ---------------------------------------------------------------- tools
-# sweep_ok CSV SIZES COUNT: one row per size, in order; every row sent at
-# a rate (pps > 0), no errors; Mb/s is pps * size * 8 within 1 %.
+# sweep_ok CSV SIZES RUNS LINE: one row per size (with FCS), in order,
+# pkt_size 4 less; every row from RUNS runs, sent at a rate, min <= median
+# <= max, no errors; L2 Mb/s is pps * size * 8, L1 pps * (size + 20) * 8,
+# line_pct L1 / LINE, within 1 %.
 sweep_ok() {
 	python3 - "$@" <<-'EOF'
 	import csv, sys
 	rows = list(csv.DictReader(open(sys.argv[1])))
 	sizes = [int(s) for s in sys.argv[2].split(',')]
+	runs, line = int(sys.argv[3]), float(sys.argv[4])
 	got = [int(r['size']) for r in rows]
 	assert got == sizes, f'sizes {got} != {sizes}'
+	def near(a, b):
+	    return abs(a - b) <= 0.01 * b + 0.01
 	for r in rows:
-	    pps, mbps = int(r['pps']), float(r['mbps'])
-	    assert pps > 0 and int(r['errors']) == 0, r
-	    exp = pps * int(r['size']) * 8 / 1e6
-	    assert abs(mbps - exp) <= 0.01 * exp + 0.01, f'{r}: expected {exp:.2f} Mb/s'
-	    assert float(r['elapsed']) > 0, r
+	    size, pps = int(r['size']), int(r['pps'])
+	    assert int(r['pkt_size']) == size - 4 and int(r['runs']) == runs, r
+	    assert 0 < int(r['pps_min']) <= pps <= int(r['pps_max']), r
+	    assert int(r['errors']) == 0 and float(r['elapsed']) > 0, r
+	    assert near(float(r['mbps']), pps * size * 8 / 1e6), r
+	    l1 = pps * (size + 20) * 8 / 1e6
+	    assert near(float(r['l1_mbps']), l1), r
+	    assert near(float(r['line_pct']), 100 * l1 / line), r
 	EOF
 }
 
@@ -125,7 +133,8 @@ png_ok() {
 	EOF
 }
 
-# wire_ok PCAP SIZES COUNT: COUNT pktgen frames of each size to DST.
+# wire_ok PCAP SIZES COUNT: COUNT pktgen frames of each size to DST (the
+# capture has no FCS: 4 bytes less).
 wire_ok() {
 	python3 "$PCAP_PY" "$1" | python3 -c '
 import collections, json, sys
@@ -135,13 +144,26 @@ for line in sys.stdin:
     f = json.loads(line)
     assert f.get("pktgen") and f["ip"]["dst"] == dst and f["ip"]["csum_ok"], f
     lens[f["wire_len"]] += 1
-assert lens == {s: count for s in sizes}, f"frames per size {dict(lens)}"
+assert lens == {s - 4: count for s in sizes}, f"frames per size {dict(lens)}"
 ' "$2" "$3" "$DST"
 }
 
-sweep() {	# NS DEV SIZES COUNT CSV PNG
-	ip netns exec "$1" "$TOOLS/pktgen-sweep" -i "$2" -s "$3" -c "$4" -d "$DST" \
-		-m 02:00:00:00:00:02 -o "$5" -p "$6" 2>&1
+sweep() {	# NS DEV SIZES COUNT CSV PNG [OPTION...]
+	local ns=$1 dev=$2 sizes=$3 count=$4 csv=$5 png=$6
+	shift 6
+	ip netns exec "$ns" "$TOOLS/pktgen-sweep" -i "$dev" -s "$sizes" -c "$count" \
+		-d "$DST" -m 02:00:00:00:00:02 -o "$csv" -p "$png" "$@" 2>&1
+}
+
+# sweep_duration CSV: two sizes of 0.5 s each (this module's duration):
+# each run lasted at least that, and less than 10 s
+sweep_duration() {
+	sweep "$NS" "$DEV_D" 64,1518 0 "$1" "$1.png" -D 0.5 || return 1
+	python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 2 and all(0.5 <= float(r["elapsed"]) < 10 and int(r["pps"]) > 0
+                              for r in rows), rows' "$1"
 }
 
 # top_ok OUT: pktgen-top saw dum0 sending (a refresh with PPS > 0 and
@@ -203,7 +225,7 @@ PYEOF
 
 # ---------------------------------------------------------------- main
 ktap_header
-ktap_plan 22
+ktap_plan 23
 T=$(lib_tmpdir)
 
 check "modinfo: description" has_text description
@@ -228,10 +250,18 @@ dummy_create "$NS" "$DEV_D" && ip -n "$NS" link set "$DEV_D" mtu 9000 || exit 1
 veth_create "$NS" veth0 "$NP" vpeer || exit 1
 ip -n "$NS" link set veth0 mtu 9000 && ip -n "$NP" link set vpeer mtu 9000 || exit 1
 
-SIZES=64,128,256,512,1024,1500,9000
-check "pktgen-sweep on a dummy: exit 0" sweep "$NS" "$DEV_D" "$SIZES" 300 "$T/d.csv" "$T/d.png"
-check "pktgen-sweep: CSV rows per size, Mb/s = pps * size" sweep_ok "$T/d.csv" "$SIZES" 300
+SIZES=64,128,256,512,1024,1280,1518,9000
+check "pktgen-sweep on a dummy, 3 runs a size, line 10000 Mb/s: exit 0" \
+	sweep "$NS" "$DEV_D" "$SIZES" 300 "$T/d.csv" "$T/d.png" -r 3 -l 10000
+check "pktgen-sweep: a row per size (FCS in), median in min-max, L2, L1, % of line" \
+	sweep_ok "$T/d.csv" "$SIZES" 3 10000
 check "pktgen-sweep: PNG decodes" png_ok "$T/d.png"
+ktap_diag "$(cat "$T/d.csv" 2>/dev/null)"
+if pg_is_ours; then
+	check "pktgen-sweep -D 0.5: runs of at least 0.5 s" sweep_duration "$T/dur.csv"
+else
+	ktap_skip "pktgen-sweep -D 0.5" "duration is this module's command"
+fi
 
 cap_start "$NP" vpeer "$T/v.pcap" || exit 1
 check "pktgen-sweep on a veth: exit 0" sweep "$NS" veth0 64,1500,9000 100 "$T/v.csv" "$T/v.png"

@@ -188,8 +188,11 @@ def fmt(v):
     return f'{v:g}'
 
 
-def chart(sizes, pps, mbps, title, subtitle=''):
-    """PNG bytes: pps (left axis) and Mb/s (right axis) per packet size."""
+def chart(sizes, pps, mbps, title, subtitle='', spread=None, line_pps=None,
+          xlabel='frame size (bytes, with FCS)'):
+    """PNG bytes: pps (left axis) and Mb/s (right axis) per frame size
+    (with FCS); spread: (lowest, highest) pps per size, drawn as a bar;
+    line_pps: the packet rate of the line per size, drawn dashed."""
     w, h = 880, 520
     left, right, top, bottom = 100, w - 100, 80, h - 70
     cv = Canvas(w, h)
@@ -203,8 +206,9 @@ def chart(sizes, pps, mbps, title, subtitle=''):
 
     axes = ((pps, BLUE, left, 'right', 'packets per second'),
             (mbps, RED, right, 'left', 'Mb/s'))
+    pps_top = max(list(pps) + [hi for _, hi in spread or []] + list(line_pps or []) + [0])
     for vals, colour, ax, anchor, label in axes:
-        step, ticks = nice_ticks(max(vals + [0]) * 1.05)
+        step, ticks = nice_ticks((pps_top if ax == left else max(vals + [0])) * 1.05)
         span = step * ticks
         for t in range(ticks + 1):
             y = bottom - (bottom - top) * t // ticks
@@ -219,6 +223,21 @@ def chart(sizes, pps, mbps, title, subtitle=''):
             cv.line(a[0], a[1], b[0], b[1], colour, 3)
         for x, y in pts:
             cv.rect(x - 4, y - 4, x + 4, y + 4, colour)
+        if ax == left:
+            def ypos(v):
+                return bottom - round((bottom - top) * v / span)
+            for i, (lo, hi) in enumerate(spread or []):
+                cv.line(xpos(i), ypos(lo), xpos(i), ypos(hi), colour, 1)
+                cv.line(xpos(i) - 6, ypos(lo), xpos(i) + 6, ypos(lo), colour, 1)
+                cv.line(xpos(i) - 6, ypos(hi), xpos(i) + 6, ypos(hi), colour, 1)
+            lp = [(xpos(i), ypos(v)) for i, v in enumerate(line_pps or [])]
+            for a, b in zip(lp, lp[1:]):
+                for k in range(0, 10, 2):	# dashed: 5 of every 10 steps
+                    cv.line(a[0] + (b[0] - a[0]) * k // 10, a[1] + (b[1] - a[1]) * k // 10,
+                            a[0] + (b[0] - a[0]) * (k + 1) // 10,
+                            a[1] + (b[1] - a[1]) * (k + 1) // 10, BLACK, 2)
+            if lp:
+                cv.text(lp[0][0] + 8, lp[0][1] - 18, 'line rate', BLACK)
         lx = 14 if ax == left else w - 30
         cv.text(lx, (top + bottom) // 2, label, colour, anchor='centre', vertical=True)
     cv.line(left, bottom, right, bottom, BLACK, 2)
@@ -227,5 +246,5 @@ def chart(sizes, pps, mbps, title, subtitle=''):
     for i, s in enumerate(sizes):
         cv.line(xpos(i), bottom, xpos(i), bottom + 5, BLACK, 2)
         cv.text(xpos(i), bottom + 12, str(s), anchor='centre')
-    cv.text((left + right) // 2, h - 28, 'packet size (bytes, without FCS)', anchor='centre')
+    cv.text((left + right) // 2, h - 28, xlabel, anchor='centre')
     return cv.png()
