@@ -65,6 +65,17 @@
 /* Squares of latencies above this are clamped so they fit in 64 bits. */
 #define PG_RX_SQ_CLAMP		U32_MAX
 
+/*
+ * Input from the network is not trusted (a remote sender can craft any
+ * pktgen header): a stamp further than this from the receiver's clock
+ * (2^40 ns, 18 minutes) or a number this far ahead of the highest one
+ * seen (2^30, 107 s of loss at 10 Mpps; serial numbers stop meaning
+ * anything at 2^31) is counted as malformed and left out of the figures
+ * it would otherwise make meaningless, so that no sum can wrap.
+ */
+#define PG_RX_LAT_LIMIT		(1LL << 40)
+#define PG_RX_SEQ_WILD		(1U << 30)
+
 enum pg_rx_stats_mode {
 	PG_RX_STATS_COUNTER,	/* packets, bytes, sequence: no clock read */
 	PG_RX_STATS_BASIC,	/* + latency min/avg/max/stddev and jitter */
@@ -95,7 +106,9 @@ struct pg_rx_pcpu {
 	u64_stats_t last_ns;
 	u64_stats_t lat_count;
 	u64_stats_t lat_negative;	/* stamped in the future: not counted */
-	u64_stats_t lat_sum;
+	u64_stats_t lat_sum;		/* sum, 128 bits */
+	u64_stats_t lat_sum_hi;
+	u64_stats_t malformed;		/* stamp or number out of range */
 	u64_stats_t lat_sq_lo;		/* sum of squares, 128 bits */
 	u64_stats_t lat_sq_hi;
 	u64_stats_t lat_min;
@@ -180,6 +193,7 @@ struct pg_rx_pkt {
 	u32 tv_sec;
 	u32 tv_nsec;			/* from tv_usec, or from the extension */
 	bool stamped;
+	bool malformed;			/* stamp out of range */
 	unsigned int frame_len;		/* Ethernet frame, FCS excluded */
 };
 
@@ -247,17 +261,22 @@ static bool pg_rx_skip_ip(const struct sk_buff *skb, __be16 proto, unsigned int 
 
 static void pg_rx_read_hdr(const struct pg_rx_wire_hdr *h, bool ext, struct pg_rx_pkt *p)
 {
+	u32 usec = ntohl(h->tv_usec);
+
 	p->seq = ntohl(h->seq);
 	p->tv_sec = ntohl(h->tv_sec);
-	p->tv_nsec = ntohl(h->tv_usec) * NSEC_PER_USEC;
 	p->stamped = h->tv_sec || h->tv_usec;
+	/* checked before the product, which could wrap into range */
+	p->malformed = usec >= USEC_PER_SEC;
+	p->tv_nsec = usec * NSEC_PER_USEC;
 	p->key.has_id = ext;
 	if (ext) {
 		p->key.id = ntohl(h->ext_id);
 		p->tv_nsec = ntohl(h->ext_nsec);
+		p->malformed |= p->tv_nsec >= NSEC_PER_SEC;
 	}
 	/* a garbled stamp gives no latency sample rather than a wild one */
-	if (p->tv_nsec >= NSEC_PER_SEC)
+	if (p->malformed)
 		p->stamped = false;
 }
 
@@ -364,6 +383,12 @@ out:
 	return s;
 }
 
+/* Counters fed by remote input saturate rather than wrap. */
+static u64 pg_rx_sat_add(u64 a, u64 b)
+{
+	return a + b < a ? U64_MAX : a + b;
+}
+
 static void pg_rx_seq_epoch(struct pg_rx_seq *q, unsigned long *window, u32 seq)
 {
 	q->started = true;
@@ -408,14 +433,18 @@ static void pg_rx_seq_behind(struct pg_rx_stream *s, u32 seq, s32 diff)
 	if (diff <= -PG_RX_WINDOW) {
 		/* beyond the window: a restarted sender (numbers start at 1) */
 		if (seq <= PG_RX_WINDOW) {
-			q->lost_before += q->span - q->unique;
+			q->lost_before = pg_rx_sat_add(q->lost_before, q->span - q->unique);
 			q->restarts++;
 			pg_rx_seq_epoch(q, s->window, seq);
 			return;
 		}
-		/* or very late: assumed not to be a duplicate */
+		/*
+		 * or very late: assumed to fill a hole, if there is one left
+		 * (else it can only be a copy, and lost must not go below 0)
+		 */
 		q->late++;
-		q->unique++;
+		if (q->unique < q->span)
+			q->unique++;
 		return;
 	}
 	if (__test_and_set_bit(seq % PG_RX_WINDOW, s->window)) {
@@ -426,30 +455,34 @@ static void pg_rx_seq_behind(struct pg_rx_stream *s, u32 seq, s32 diff)
 	q->unique++;
 	if ((s32)(seq - q->first) < 0) {
 		/* earlier than the first one seen: the stream starts here */
-		q->span += q->first - seq;
+		q->span = pg_rx_sat_add(q->span, q->first - seq);
 		q->first = seq;
 	}
 }
 
-static void pg_rx_seq_track(struct pg_rx_stream *s, u32 seq)
+/* Returns false for a number too far ahead to be believed (malformed). */
+static bool pg_rx_seq_track(struct pg_rx_stream *s, u32 seq)
 {
 	struct pg_rx_seq *q = &s->seq;
 	s32 diff;
 
 	if (!q->started) {
 		pg_rx_seq_epoch(q, s->window, seq);
-		return;
+		return true;
 	}
 	diff = seq - q->max;
+	if (diff >= (s32)PG_RX_SEQ_WILD)
+		return false;
 	if (diff > 0) {
 		pg_rx_window_advance(s->window, q->max, diff);
 		__set_bit(seq % PG_RX_WINDOW, s->window);
-		q->span += diff;
+		q->span = pg_rx_sat_add(q->span, diff);
 		q->unique++;
 		q->max = seq;
-		return;
+		return true;
 	}
 	pg_rx_seq_behind(s, seq, diff);
+	return true;
 }
 
 /* RFC 3550 A.8: J += (|D| - J) / 16, kept scaled by 16. */
@@ -539,7 +572,10 @@ static void pg_rx_count_lat(struct pg_rx_pcpu *c, s64 lat, bool hist)
 	if (v > u64_stats_read(&c->lat_max))
 		u64_stats_set(&c->lat_max, v);
 	u64_stats_inc(&c->lat_count);
-	u64_stats_add(&c->lat_sum, v);
+	lo = u64_stats_read(&c->lat_sum) + v;
+	if (lo < v)
+		u64_stats_inc(&c->lat_sum_hi);
+	u64_stats_set(&c->lat_sum, lo);
 	sq = min_t(u64, v, PG_RX_SQ_CLAMP);
 	sq *= sq;
 	lo = u64_stats_read(&c->lat_sq_lo) + sq;
@@ -554,17 +590,24 @@ static void pg_rx_count(struct pg_rx_stream *s, const struct pg_rx_pkt *p, int m
 {
 	struct pg_rx_pcpu *c = this_cpu_ptr(s->pcpu);
 	bool lat = mode != PG_RX_STATS_COUNTER && p->stamped;
+	bool malformed = p->malformed;
 	struct timespec64 now;
 	s64 latency = 0;
 	u64 now_ns;
 
 	ktime_get_real_ts64(&now);
 	now_ns = timespec64_to_ns(&now);
-	if (lat)
+	if (lat) {
 		latency = pg_rx_latency(&now, p);
+		if (latency <= -PG_RX_LAT_LIMIT || latency >= PG_RX_LAT_LIMIT) {
+			lat = false;
+			malformed = true;
+		}
+	}
 
 	spin_lock(&s->lock);
-	pg_rx_seq_track(s, p->seq);
+	if (!pg_rx_seq_track(s, p->seq))
+		malformed = true;
 	if (lat)
 		pg_rx_jitter(&s->seq, latency);
 	if (mode != PG_RX_STATS_COUNTER)
@@ -579,6 +622,8 @@ static void pg_rx_count(struct pg_rx_stream *s, const struct pg_rx_pkt *p, int m
 	u64_stats_set(&c->last_ns, now_ns);
 	if (lat)
 		pg_rx_count_lat(c, latency, mode == PG_RX_STATS_TIME);
+	if (malformed)
+		u64_stats_inc(&c->malformed);
 	u64_stats_update_end(&c->syncp);
 }
 
@@ -972,7 +1017,8 @@ static ssize_t pg_rx_write(struct file *file, const char __user *ubuf, size_t co
 /* A stream's (or the total's) figures, merged over CPUs. */
 struct pg_rx_sum {
 	u64 packets, bytes, first_ns, last_ns;
-	u64 lat_count, lat_negative, lat_sum, lat_sq_lo, lat_sq_hi, lat_min, lat_max;
+	u64 lat_count, lat_negative, lat_sum, lat_sum_hi, lat_sq_lo, lat_sq_hi, lat_min, lat_max;
+	u64 malformed;
 	u64 lost, reordered, duplicates, late, restarts, jitter_ns;
 	struct pg_rx_moments gap;
 	u32 first_seq, last_seq;
@@ -993,6 +1039,12 @@ static void pg_rx_sum_sq(struct pg_rx_sum *d, u64 lo, u64 hi)
 {
 	d->lat_sq_lo += lo;
 	d->lat_sq_hi += hi + (d->lat_sq_lo < lo);
+}
+
+static void pg_rx_sum_lat_sum(struct pg_rx_sum *d, u64 lo, u64 hi)
+{
+	d->lat_sum += lo;
+	d->lat_sum_hi += hi + (d->lat_sum < lo);
 }
 
 static void pg_rx_sum_times(struct pg_rx_sum *d, u64 first, u64 last)
@@ -1023,7 +1075,8 @@ static void pg_rx_sum_cpu(struct pg_rx_sum *d, const struct pg_rx_pcpu *c)
 	pg_rx_sum_lat(d, u64_stats_read(&c->lat_count), u64_stats_read(&c->lat_min),
 		      u64_stats_read(&c->lat_max));
 	d->lat_negative += u64_stats_read(&c->lat_negative);
-	d->lat_sum += u64_stats_read(&c->lat_sum);
+	d->malformed += u64_stats_read(&c->malformed);
+	pg_rx_sum_lat_sum(d, u64_stats_read(&c->lat_sum), u64_stats_read(&c->lat_sum_hi));
 	pg_rx_sum_sq(d, u64_stats_read(&c->lat_sq_lo), u64_stats_read(&c->lat_sq_hi));
 	for (b = 0; b < PG_RX_HIST_BUCKETS; b++)
 		d->hist[b] += u64_stats_read(&c->hist[b]);
@@ -1068,7 +1121,8 @@ static void pg_rx_sum_add(struct pg_rx_sum *tot, const struct pg_rx_sum *s)
 	pg_rx_sum_times(tot, s->first_ns, s->last_ns);
 	pg_rx_sum_lat(tot, s->lat_count, s->lat_min, s->lat_max);
 	tot->lat_negative += s->lat_negative;
-	tot->lat_sum += s->lat_sum;
+	tot->malformed += s->malformed;
+	pg_rx_sum_lat_sum(tot, s->lat_sum, s->lat_sum_hi);
 	pg_rx_sum_sq(tot, s->lat_sq_lo, s->lat_sq_hi);
 	tot->lost += s->lost;
 	tot->reordered += s->reordered;
@@ -1101,13 +1155,20 @@ static u64 pg_rx_div128(u64 hi, u64 lo, u64 d)
 	return q;
 }
 
-static u64 pg_rx_stddev(u64 count, u64 sum, u64 sq_hi, u64 sq_lo)
+/* The mean of a 128-bit sum (it fits: every value is below 2^64). */
+static u64 pg_rx_mean(u64 count, u64 sum_hi, u64 sum_lo)
 {
-	u64 mean, mean_sq;
+	if (!count || sum_hi >= count)
+		return 0;
+	return pg_rx_div128(sum_hi, sum_lo, count);
+}
+
+static u64 pg_rx_stddev(u64 count, u64 mean, u64 sq_hi, u64 sq_lo)
+{
+	u64 mean_sq;
 
 	if (count < 2 || sq_hi >= count)
 		return 0;
-	mean = div64_u64(sum, count);
 	mean_sq = pg_rx_div128(sq_hi, sq_lo, count);
 	if (mean > PG_RX_SQ_CLAMP || mean_sq <= mean * mean)
 		return 0;
@@ -1161,10 +1222,10 @@ static void pg_rx_figures(const struct pg_rx_sum *d, struct pg_rx_figures *f)
 
 	for (b = 0; b < PG_RX_HIST_BUCKETS; b++)
 		hn += d->hist[b];
-	f->avg = d->lat_count ? div64_u64(d->lat_sum, d->lat_count) : 0;
-	f->stddev = pg_rx_stddev(d->lat_count, d->lat_sum, d->lat_sq_hi, d->lat_sq_lo);
-	f->gap_avg = d->gap.count ? div64_u64(d->gap.sum, d->gap.count) : 0;
-	f->gap_stddev = pg_rx_stddev(d->gap.count, d->gap.sum, d->gap.sq_hi, d->gap.sq_lo);
+	f->avg = pg_rx_mean(d->lat_count, d->lat_sum_hi, d->lat_sum);
+	f->stddev = pg_rx_stddev(d->lat_count, f->avg, d->lat_sq_hi, d->lat_sq_lo);
+	f->gap_avg = pg_rx_mean(d->gap.count, 0, d->gap.sum);
+	f->gap_stddev = pg_rx_stddev(d->gap.count, f->gap_avg, d->gap.sq_hi, d->gap.sq_lo);
 	f->p50 = pg_rx_percentile(d, hn, 500);
 	f->p90 = pg_rx_percentile(d, hn, 900);
 	f->p99 = pg_rx_percentile(d, hn, 990);
@@ -1197,6 +1258,7 @@ static void pg_rx_show_script(struct seq_file *seq, const char *prefix,
 	pg_rx_show_kv(seq, prefix, "duplicates", d->duplicates);
 	pg_rx_show_kv(seq, prefix, "late", d->late);
 	pg_rx_show_kv(seq, prefix, "restarts", d->restarts);
+	pg_rx_show_kv(seq, prefix, "malformed", d->malformed);
 	pg_rx_show_kv(seq, prefix, "rate_pps", f.pps);
 	pg_rx_show_kv(seq, prefix, "rate_bps", f.bps);
 	pg_rx_show_kv(seq, prefix, "latency_samples", d->lat_count);

@@ -15,6 +15,9 @@ JSON is a list of streams, each a dict:
     stamp   true: CLOCK_REALTIME stamp; false: zeros (NO_TIMESTAMP)
     magic   pktgen magic (default 0xbe9be955; another value: not pktgen)
     dst     IPv4 destination (default 10.96.1.2)
+    sec_off seconds added to the stamp's tv_sec (modulo 2^32: future or past)
+    usec    tv_usec as sent, even out of range         (default: the stamp's)
+    nsec    the extension's tv_nsec as sent, likewise  (default: the stamp's)
 Streams are sent one after the other.
 """
 import json
@@ -36,10 +39,11 @@ def csum(data):
 def pktgen_hdr(st, seq):
     ns = time.time_ns() if st.get("stamp", True) else 0
     sec, nsec = divmod(ns, 10**9)
+    sec += st.get("sec_off", 0)
     h = struct.pack("!IIII", st.get("magic", 0xBE9BE955), seq, sec & 0xFFFFFFFF,
-                    nsec // 1000)
+                    st.get("usec", nsec // 1000) & 0xFFFFFFFF)
     if st.get("id") is not None:
-        h += struct.pack("!IIII", 0xBE9BE956, st["id"], nsec, 0)
+        h += struct.pack("!IIII", 0xBE9BE956, st["id"], st.get("nsec", nsec) & 0xFFFFFFFF, 0)
     return h
 
 
