@@ -137,7 +137,7 @@ ip_sane() {
 
 sunreclaim_kb() { awk '/^SUnreclaim:/ { print $2 }' /proc/meminfo; }
 
-rx_begin 14
+rx_begin 15
 # round 1 switches the receiver's and the classifier's hooks on and off
 # while frames arrive: hold their static keys (TCG, see lib.sh)
 pin_static_keys
@@ -172,6 +172,10 @@ check "pgrx: some pktgen frames counted, none above $FRAMES" eval '
 check "pgrx: no figure wrapped, min <= avg <= max, stddev within range" rx_sane
 check "pgrx: stream table bounded (streams <= streams_max)" eval '
 	[ "$(rx_val streams)" -le "$(rx_val streams_max)" ]'
+# stamps decades away and numbers 2^30 ahead are malformed, not samples
+check "pgrx: wild stamps and numbers counted malformed, latency below 2^40 ns" eval '
+	rx_between malformed 1 "$FRAMES" && rx_between latency_max_ns 0 1099511627775 &&
+	rx_between jitter_ns 0 1099511627775'
 check "ipopt: counts within $FRAMES, options seen, malformed ones counted" ip_sane "$FRAMES"
 
 # the receiver still counts a real run exactly
