@@ -6,7 +6,14 @@
 KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 		    $(lastword $(sort $(wildcard /lib/modules/*/build))))
 PWD := $(shell pwd)
-PKTGEN_VERSION := $(shell git -C $(PWD) describe --always --dirty 2>/dev/null || echo 0.1)
+# The version: `git describe --tags` of a checkout; without a tag, the
+# VERSION file's number and the commit (0.9+g1234abc); in a tree that is
+# not a git checkout of its own (a tarball), the VERSION file alone.
+PKTGEN_VERSION := $(shell cd $(PWD) && \
+	if [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$$(pwd -P)" ]; then \
+		git describe --tags --dirty 2>/dev/null || \
+		echo "$$(cat VERSION)+g$$(git describe --always --dirty)"; \
+	else cat VERSION; fi)
 export PKTGEN_VERSION
 
 all: modules
@@ -23,14 +30,22 @@ clean:
 	$(MAKE) -C $(KDIR) M=$(PWD) clean 2>/dev/null || true
 	rm -rf build
 
+version:
+	@echo $(PKTGEN_VERSION)
+
 # ---------------------------------------------------------------- packaging
 # make install [KVER=<release>] [INSTALL_MOD_PATH=<root>]
 #	build against /lib/modules/KVER/build (KVER: the running kernel's
 #	release if its headers are there, see KDIR) and install pktgen.ko into
 #	<root>/lib/modules/KVER/updates/, which modprobe prefers to the
 #	in-tree kernel/net/core/pktgen.ko; then depmod.
+#	Then the tools (install-tools).
 # make install-built KVER=<release>: the same for build/KVER/pktgen.ko
 #	(made by `make modules-all`), without building.
+# make install-tools [PREFIX=/usr/local] [DESTDIR=<root>]: the tools into
+#	PREFIX/lib/pktgen/, each linked from PREFIX/bin/.
+# make uninstall [KVER=...] [INSTALL_MOD_PATH=...] [PREFIX=...]: remove
+#	what install put there (uninstall-tools: the tools only).
 # make dkms-src [DKMS_SRC=/usr/src]: DKMS_SRC/pktgen-VERSION with the
 #	sources and dkms.conf (VERSION: git describe), for `dkms add`.
 # make dkms [KVER=<release>]: dkms-src, then dkms add, build, install.
@@ -49,8 +64,28 @@ DKMS_DIR = $(DKMS_SRC)/pktgen-$(PKTGEN_VERSION)
 # key exists only where that kernel was built (not in distribution headers)
 NOSIGN = $(if $(wildcard $(KDIR)/certs/signing_key.pem),,CONFIG_MODULE_SIG_ALL=)
 
+PREFIX ?= /usr/local
+TOOLS := ipodump pgstats pktgen-sweep pktgen-top
+TOOL_LIBS := pgplot.py pgproc.py
+TOOLDIR = $(DESTDIR)$(PREFIX)/lib/pktgen
+
 install: modules
 	$(MAKE) install-built MODDIR=$(PWD)
+	$(MAKE) install-tools
+
+install-tools:
+	install -d $(TOOLDIR) $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(addprefix tools/,$(TOOLS)) $(TOOLDIR)/
+	install -m 644 $(addprefix tools/,$(TOOL_LIBS)) $(TOOLDIR)/
+	for t in $(TOOLS); do ln -sfn ../lib/pktgen/$$t $(DESTDIR)$(PREFIX)/bin/$$t; done
+
+uninstall: uninstall-tools
+	rm -f $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/updates/pktgen.ko*
+	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KVER)
+
+uninstall-tools:
+	for t in $(TOOLS); do rm -f $(DESTDIR)$(PREFIX)/bin/$$t; done
+	rm -rf $(TOOLDIR)
 
 install-built:
 	@test -f $(MODDIR)/pktgen.ko || \
@@ -119,7 +154,7 @@ style:
 	tests/lib/style.sh
 
 .PHONY: all modules modules-all clean install check run sparse style debug-kernel check-debug
-.PHONY: install-built dkms-src dkms check-dkms check-fresh
+.PHONY: install-built install-tools uninstall uninstall-tools version dkms-src dkms check-dkms check-fresh
 
 # Benchmarks: the kernel's own pktgen.ko against ours, alternately in one
 # 6.12 VM; report under bench/results/.  BENCH_ARGS="--kernel all",

@@ -31,13 +31,14 @@ has_text() { [ -n "$(mi "$1")" ] || { echo "no $1 in modinfo $KO"; return 1; }; 
 is_gpl() { [ "$(mi license)" = GPL ] || { echo "license '$(mi license)'"; return 1; }; }
 
 # The version is `git describe` of the tree it was built from: it names a
-# commit of this repository (TAG, TAG-N-gHASH or HASH, maybe -dirty).
+# commit of this repository (TAG, TAG-N-gHASH, or VERSION+gHASH without
+# a tag; maybe -dirty).
 version_from_git() {
 	local v h
 	v=$(mi version)
 	case $v in "" | unknown | 0.1) echo "version '$v'"; return 1 ;; esac
 	h=${v%-dirty}
-	[[ $h =~ -g([0-9a-f]{7,})$ ]] && h=${BASH_REMATCH[1]}
+	[[ $h =~ [-+]g([0-9a-f]{7,})$ ]] && h=${BASH_REMATCH[1]}
 	git -C "$REPO" rev-parse -q --verify "$h^{commit}" >/dev/null ||
 		{ echo "version '$v': '$h' is no commit of $REPO"; return 1; }
 }

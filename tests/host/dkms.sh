@@ -25,7 +25,7 @@ fi
 
 KERNELS=${DKMS_KERNELS:-$(for b in /lib/modules/*/build; do
 	[ -d "$b" ] && basename "$(dirname "$b")"; done | sort -V)}
-VER=$(git -C "$REPO" describe --always --dirty 2>/dev/null || echo 0.1)
+VER=$(make -s --no-print-directory -C "$REPO" version)
 T=$(lib_tmpdir)
 OPTS=(--sourcetree "$T/src" --dkmstree "$T/dkms" --installtree "$T/lib/modules")
 

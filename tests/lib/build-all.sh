@@ -7,7 +7,7 @@ set -u
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$REPO" || exit 1
-VERSION=$(git describe --always --dirty 2>/dev/null || echo 0.1)
+VERSION=$(make -s --no-print-directory -C "$REPO" version)
 rc=0 n=0
 
 for b in /lib/modules/*/build; do
