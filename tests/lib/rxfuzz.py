@@ -18,21 +18,14 @@ import struct
 import sys
 import time
 
+from rx_inject import csum
+
 MAGIC, EXT_MAGIC = 0xBE9BE955, 0xBE9BE956
 # option types the classifier knows, and some it does not
 OPT_TYPES = [0, 1, 7, 68, 130, 131, 133, 137, 148, 149, 25, 30, 94, 255]
 # sequence numbers that sit on the receiver's edges
 EDGE_SEQS = [0, 1, 2, 4095, 4096, 4097, 0x7FFFFFFF, 0x80000000, 0x80000001,
              0xFFFFFFFE, 0xFFFFFFFF]
-
-
-def csum(data):
-    if len(data) % 2:
-        data += b"\0"
-    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
-    while s >> 16:
-        s = (s & 0xFFFF) + (s >> 16)
-    return ~s & 0xFFFF
 
 
 class Gen:
