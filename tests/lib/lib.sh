@@ -510,7 +510,9 @@ cap_start() {
 		-n -s "${CAP_SNAPLEN:-4096}" -B "${CAP_BUFFER_KB:-65536}" \
 		-Z root ${CAP_EXTRA:-} 2>"$file.log" &
 	pid=$!
-	if ! wait_until 20 _cap_ready "$pid" "$file.log"; then
+	# a debug kernel under a loaded TCG host may take over 20 s to map
+	# the 64 MiB ring: slow is not broken here
+	if ! wait_until "${CAP_START_WAIT:-60}" _cap_ready "$pid" "$file.log"; then
 		echo "# cap_start: tcpdump on $ns/$dev did not start:" >&2
 		sed 's/^/# /' "$file.log" >&2
 		kill "$pid" 2>/dev/null
