@@ -183,7 +183,7 @@ run_top() {	# OUT: pktgen-top in the background during a 4 s run
 	ip netns exec "$NS" "$TOOLS/pktgen-top" -d 0.5 -w 60 --plain >"$1" 2>&1 &
 	pid=$!
 	cleanup_push "kill $pid"
-	wait_until 30 grep -q waiting "$1" || { echo "pktgen-top did not start"; cat "$1"; return 1; }
+	wait_until 90 grep -q waiting "$1" || { echo "pktgen-top did not start"; cat "$1"; return 1; }
 	pg_start_ns "$NS" || rc=$?
 	wait_until 30 eval "! kill -0 $pid" || { echo "pktgen-top still running"; return 1; }
 	wait "$pid" || { echo "pktgen-top exit $?"; return 1; }
@@ -202,7 +202,7 @@ top_json() {
 	ip netns exec "$NS" "$TOOLS/pktgen-top" --json -d 0.5 -w 60 >"$1" 2>"$1.err" &
 	pid=$!
 	cleanup_push "kill $pid"
-	wait_until 30 grep -q waiting "$1.err" || { cat "$1.err"; return 1; }
+	wait_until 90 grep -q waiting "$1.err" || { cat "$1.err"; return 1; }
 	pg_start_ns "$NS" || rc=$?
 	wait_until 30 eval "! kill -0 $pid" || { echo "pktgen-top still running"; return 1; }
 	wait "$pid" || { echo "pktgen-top exit $?"; return 1; }
