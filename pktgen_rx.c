@@ -73,8 +73,8 @@
  * anything at 2^31) is counted as malformed and left out of the figures
  * it would otherwise make meaningless, so that no sum can wrap.
  */
-#define PG_RX_LAT_LIMIT		(1LL << 40)
-#define PG_RX_SEQ_WILD		(1U << 30)
+#define PG_RX_LAT_LIMIT		((s64)BIT_ULL(40))
+#define PG_RX_SEQ_WILD		BIT(30)
 
 enum pg_rx_stats_mode {
 	PG_RX_STATS_COUNTER,	/* packets, bytes, sequence: no clock read */
