@@ -18,6 +18,17 @@
 #include <asm/unaligned.h>
 #endif
 
+/*
+ * hex2bin(), mac_pton(): <linux/hex.h>, which <linux/kernel.h> includes
+ * up to 6.12 at least and no longer in 7.2 (Debian's 6.13-7.1 headers are
+ * gone from the archive: the first release that needs the include is
+ * not pinned).  6.12 has the header, 6.1 not; sparse 0.6.4 has no
+ * __has_include.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#include <linux/hex.h>
+#endif
+
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
 #error "pktgen needs Linux 6.1 or newer (netdev refcount trackers, pde_data, get_random_u32_*)"
 #endif
