@@ -34,6 +34,15 @@ modules_from_tree() {
 	done <"$tree/modules.order"
 	depmod "$KV"
 }
+# A kernel from tests/lib/kernels.sh's cache (vm.sh passes PG_KMODS): its
+# module tree, unpacked and depmod'ed there, is bound over the guest's
+# /lib/modules/KV (on a tmpfs of the guest's: the host's is untouched).
+if [ -n "${PG_KMODS:-}" ] && ! [ -d "/lib/modules/$KV/kernel" ]; then
+	{ mkdir -p "/lib/modules/$KV" 2>/dev/null ||
+		{ mount -t tmpfs -o mode=755 none /lib/modules && mkdir "/lib/modules/$KV"; }; } &&
+		mount --bind "$PG_KMODS" "/lib/modules/$KV" ||
+		echo "# guest: /lib/modules/$KV from $PG_KMODS failed" >&2
+fi
 if [ -n "${PG_KTREE:-}" ] && ! [ -d "/lib/modules/$KV/kernel" ]; then
 	modules_from_tree "$PG_KTREE" ||
 		echo "# guest: /lib/modules/$KV from $PG_KTREE failed" >&2

@@ -6,8 +6,9 @@
 #
 #	tests/lib/vm.sh check [KV...]	every installed kernel by default
 #	tests/lib/vm.sh run [KV]	the newest kernel by default
-# A KV without /boot/vmlinuz-KV boots /lib/modules/KV/build's bzImage (the
-# debug kernel of `make debug-kernel`); it is never a default.
+# A KV without /boot/vmlinuz-KV boots the kernel of that release in
+# tests/lib/kernels.sh's cache, else /lib/modules/KV/build's bzImage (the
+# debug kernel of `make debug-kernel`); neither is ever a default.
 #
 # Env passed into the guest: TESTS="a b" (only these tests), TEST_TIMEOUT,
 # PKTGEN_MODULE=stock (test the distribution's pktgen), STRESS=1 (the
@@ -26,6 +27,9 @@ case $mode in
 check|run) ;;
 *) echo "usage: $0 check|run [KV...]" >&2; exit 2 ;;
 esac
+
+# kernels unpacked by tests/lib/kernels.sh (never a default: named as KV)
+KCACHE=${PKTGEN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pktgen}/kernels
 
 # the vng tests/lib/setup.sh chose (a venv of its own, Debian's, or one on
 # PATH), else one on PATH
@@ -72,10 +76,12 @@ for v in TESTS TEST_TIMEOUT PKTGEN_MODULE STRESS FUZZ_WRITES FUZZ_PROCS FUZZ_SEE
 	[ -n "${!v:-}" ] && genv+=("$v=${!v}")
 done
 
-# the kernel image of KV: /boot/vmlinuz-KV, or the bzImage of the build
-# tree /lib/modules/KV/build points to (make debug-kernel)
+# the kernel image of KV: /boot/vmlinuz-KV, a kernel of tests/lib/kernels.sh's
+# cache, or the bzImage of the build tree /lib/modules/KV/build points to
+# (make debug-kernel)
 kimage() {
 	local img=/lib/modules/$1/build/arch/x86/boot/bzImage
+	[ -e "$KCACHE/$1/vmlinuz" ] && img=$KCACHE/$1/vmlinuz
 	[ -e "/boot/vmlinuz-$1" ] && img=/boot/vmlinuz-$1
 	echo "$img"
 }
@@ -83,9 +89,15 @@ kimage() {
 boot() {	# KV MODE: run guest.sh MODE in a VM, console to $OUT/console-KV.log
 	local kv=$1 m=$2 cmd rc t0 append
 	cmd="bash $(printf '%q ' "$REPO/tests/lib/guest.sh" "$m" "$kv" "$OUT" "${genv[@]}")"
-	# a kernel from its build tree: guest.sh makes its modules loadable
-	[ -e "/boot/vmlinuz-$kv" ] ||
+	# a cached kernel or one from its build tree: guest.sh makes its
+	# modules loadable
+	if [ -e "/boot/vmlinuz-$kv" ]; then
+		:
+	elif [ -e "$KCACHE/$kv/vmlinuz" ]; then
+		cmd+=" $(printf '%q' "PG_KMODS=$KCACHE/$kv/lib/modules/$kv")"
+	else
 		cmd+=" $(printf '%q' "PG_KTREE=$(readlink -f "/lib/modules/$kv/build")")"
+	fi
 	echo "vm.sh: booting $kv ($m)"
 	t0=$SECONDS
 	# The kernel's console always goes to the log (loglevel 4: errors and

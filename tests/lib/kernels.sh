@@ -1,0 +1,231 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Kernels from Debian's archive, used WITHOUT installing them as the
+# host's: nothing goes to /boot or /lib/modules, no boot entry changes.
+#
+#	tests/lib/kernels.sh fetch [KREL...]	download and prepare (as root)
+#	tests/lib/kernels.sh list		the prepared ones, one a line
+#	tests/lib/kernels.sh set		the default set ($KERNEL_SET)
+#
+# For each KREL (e.g. 7.3.4+deb13-amd64), in $PKTGEN_CACHE/kernels
+# (default ~/.cache/pktgen/kernels):
+#	KREL/vmlinuz		the image (vm.sh boots it with vng)
+#	KREL/lib/modules/KREL	its module tree with the stock pktgen.ko,
+#				depmod'ed (guest.sh bind-mounts it over
+#				the guest's /lib/modules/KREL)
+#	KREL/root		the name of the build root its headers are in
+#	root-REL/		a debootstrapped Debian REL (bookworm, trixie)
+#				with make, the kernel's gcc and its headers
+#				installed by apt: build-all.sh builds there
+#				(chroot), with the compiler the kernel was
+#				built with
+# The packages come from a sources list of their own (apt/sources.list:
+# bookworm, trixie, trixie-backports; the host's mirror), with
+# `apt-get download`: the host's apt state is not touched.
+# Headers of a kernel built on trixie need trixie's libc and gcc-14, so
+# they cannot be installed on a Debian 12 host: hence the roots.
+set -u
+
+CACHE=${PKTGEN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pktgen}/kernels
+# 6.12-rt of Debian 12, one release in between (headers of 6.16 to 7.1
+# are no longer in trixie-backports, only images) and the newest of
+# trixie-backports with its PREEMPT_RT build
+KERNEL_SET=${KERNEL_SET:-6.12.117+deb12-rt-amd64 7.2.12+deb13-amd64 7.3.4+deb13-amd64 7.3.4+deb13-rt-amd64}
+MIRROR=${MIRROR:-http://deb.debian.org/debian}
+SECURITY=${SECURITY_MIRROR:-http://deb.debian.org/debian-security}
+LOG=${KERNELS_LOG:-/tmp/pktgen-kernels.log}
+
+die() { echo "kernels: $*" >&2; exit 1; }
+
+apt_opts() {
+	echo "-o Dir::Etc::sourcelist=$CACHE/apt/sources.list" \
+	     "-o Dir::Etc::sourceparts=/dev/null" \
+	     "-o Dir::State::Lists=$CACHE/apt/lists" \
+	     "-o Dir::Cache=$CACHE/apt/cache" \
+	     "-o APT::Sandbox::User=root"
+}
+
+apt_lists() {	# once a day: the package lists of the suites above
+	local stamp=$CACHE/apt/lists/.stamp
+	mkdir -p "$CACHE/apt/lists/partial" "$CACHE/apt/cache/archives/partial" \
+		"$CACHE/apt/debs"
+	cat >"$CACHE/apt/sources.list" <<-EOF
+	deb $MIRROR bookworm main
+	deb $MIRROR bookworm-updates main
+	deb $SECURITY bookworm-security main
+	deb $MIRROR trixie main
+	deb $MIRROR trixie-backports main
+	EOF
+	[ -n "$(find "$stamp" -mmin -1440 2>/dev/null)" ] && return 0
+	echo "kernels: apt-get update (suites: bookworm, trixie, trixie-backports)"
+	# shellcheck disable=SC2046
+	nice apt-get $(apt_opts) update >>"$LOG" 2>&1 || die "apt-get update failed (log: $LOG)"
+	touch "$stamp"
+}
+
+suite_of() {	# KREL: the Debian release that built it
+	case $1 in
+	*+deb13*) echo trixie ;;
+	*+deb12* | 6.1.0-*) echo bookworm ;;
+	5.10.0-*) echo bullseye ;;
+	*) return 1 ;;
+	esac
+}
+
+download() {	# PKG...: into apt/debs (kept), prints the files
+	local p f
+	for p in "$@"; do
+		f=$(find "$CACHE/apt/debs" -name "${p}_*.deb" | sort -V | tail -n 1)
+		if [ -z "$f" ]; then
+			# shellcheck disable=SC2046
+			(cd "$CACHE/apt/debs" && nice apt-get $(apt_opts) download "$p") \
+				>>"$LOG" 2>&1 || die "apt-get download $p failed (log: $LOG)"
+			f=$(find "$CACHE/apt/debs" -name "${p}_*.deb" | sort -V | tail -n 1)
+		fi
+		echo "$f"
+	done
+}
+
+# the image packages: one linux-image-KREL up to 6.12 (Debian 12), split
+# from 6.16 into linux-binary-KREL (vmlinuz), linux-modules-KREL and
+# linux-base-KREL (config, modules.builtin, modules.order)
+image_pkgs() {
+	# shellcheck disable=SC2046
+	if apt-cache $(apt_opts) show "linux-binary-$1" >/dev/null 2>&1; then
+		echo "linux-binary-$1 linux-modules-$1 linux-base-$1"
+	else
+		echo "linux-image-$1"
+	fi
+}
+
+prepare_image() {	# KREL: KREL/vmlinuz and KREL/lib/modules/KREL
+	local k=$1 d=$CACHE/$1 tmp deb
+	[ -s "$d/vmlinuz" ] && [ -s "$d/lib/modules/$k/modules.dep" ] &&
+		[ -s "$d/lib/modules/$k/modules.builtin" ] && return 0
+	echo "kernels: $k: image and modules (dpkg -x into $d)"
+	tmp=$d/unpack.tmp
+	rm -rf "$tmp"
+	mkdir -p "$tmp" || die "mkdir $tmp"
+	# shellcheck disable=SC2046
+	for deb in $(download $(image_pkgs "$k")); do
+		dpkg-deb -x "$deb" "$tmp" || die "dpkg-deb -x $deb"
+	done
+	# the tree under /lib or, from 6.16's split packages, /usr/lib, with
+	# the image inside it instead of in /boot
+	if [ -d "$tmp/usr/lib/modules/$k" ]; then
+		mkdir -p "$tmp/lib/modules" || die "mkdir in $tmp"
+		mv "$tmp/usr/lib/modules/$k" "$tmp/lib/modules/" || die "mv in $tmp"
+	fi
+	[ -d "$tmp/lib/modules/$k/kernel" ] || die "$k: no lib/modules/$k in its packages"
+	mv "$tmp/boot/vmlinuz-$k" "$d/vmlinuz" 2>/dev/null ||
+		mv "$tmp/lib/modules/$k/vmlinuz" "$d/vmlinuz" 2>/dev/null ||
+		die "$k: no vmlinuz in its packages"
+	cp "$tmp/boot/config-$k" "$d/config" 2>/dev/null ||
+		cp "$tmp/lib/modules/$k/config" "$d/config" 2>/dev/null
+	rm -rf "$d/lib/modules/$k"
+	mkdir -p "$d/lib/modules"
+	mv "$tmp/lib/modules/$k" "$d/lib/modules/" || die "mv into $d"
+	rm -rf "$tmp"
+	depmod -b "$d" "$k" || die "$k: depmod -b $d failed"
+}
+
+in_root() {	# ROOT SCRIPT: sh -c SCRIPT in ROOT, with /proc and /dev
+	# mounted in a mount namespace of its own (gone when it ends)
+	# shellcheck disable=SC2016
+	unshare -m sh -c 'mount --make-rprivate / &&
+		mount -t proc proc "$0/proc" && mount --bind /dev "$0/dev" &&
+		exec chroot "$0" sh -c "$1"' "$1" "$2"
+}
+
+prepare_root() {	# REL: root-REL with make and a compiler, once
+	local rel=$1 r=$CACHE/root-$1
+	[ -x "$r/usr/bin/make" ] && return 0
+	command -v debootstrap >/dev/null || die "no debootstrap (apt-get install debootstrap)"
+	echo "kernels: debootstrap --variant=minbase $rel into $r"
+	rm -rf "$r.tmp"
+	nice debootstrap --variant=minbase "$rel" "$r.tmp" "$MIRROR" >>"$LOG" 2>&1 ||
+		die "debootstrap $rel failed (log: $LOG)"
+	{
+		echo "deb $MIRROR $rel main"
+		[ "$rel" = trixie ] && echo "deb $MIRROR trixie-backports main"
+		[ "$rel" = bookworm ] && echo "deb $SECURITY bookworm-security main"
+	} >"$r.tmp/etc/apt/sources.list"
+	cp /etc/pip.conf "$r.tmp/etc/" 2>/dev/null
+	mv "$r.tmp" "$r"
+	in_root "$r" 'apt-get update && DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -q --no-install-recommends make gcc libc6-dev' \
+		>>"$LOG" 2>&1 || { rm -f "$r/usr/bin/make"; die "$rel root: apt-get install make gcc failed (log: $LOG)"; }
+}
+
+prepare_headers() {	# KREL: its headers installed into root-REL by apt
+	local k=$1 rel r debs st
+	rel=$(suite_of "$k") || die "$k: which Debian release built it?"
+	r=$CACHE/root-$rel
+	prepare_root "$rel"
+	if [ ! -e "$r/lib/modules/$k/build/Makefile" ]; then
+		echo "kernels: $k: headers into $r (apt-get install in a chroot)"
+		mkdir -p "$r/var/cache/pktgen-debs"
+		# the headers' own packages by name, their dependencies
+		# (gcc-N, linux-kbuild-*, libc) from the root's suites
+		debs=$(download "linux-headers-$k") || exit 1
+		# shellcheck disable=SC2046
+		debs+=" $(download $(apt-cache $(apt_opts) depends "linux-headers-$k" |
+			sed -n 's/^ *Depends: \(linux-\(headers\|kbuild\)-[^ <]*\)$/\1/p' | sort -u))" ||
+			exit 1
+		# shellcheck disable=SC2086
+		cp $debs "$r/var/cache/pktgen-debs/"
+		# the image is not installed there: only what builds modules
+		in_root "$r" 'cd /var/cache/pktgen-debs &&
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+			--no-install-recommends ./*.deb' >>"$LOG" 2>&1
+		st=$?
+		rm -rf "$r/var/cache/pktgen-debs"
+		[ "$st" -eq 0 ] || die "$k: headers into $r failed (log: $LOG)"
+	fi
+	echo "$rel" >"$CACHE/$k/root"
+}
+
+ready() {	# KREL: image, modules and headers all there
+	local d=$CACHE/$1 rel
+	[ -s "$d/vmlinuz" ] && [ -s "$d/lib/modules/$1/modules.builtin" ] &&
+		[ -s "$d/lib/modules/$1/modules.dep" ] && [ -s "$d/root" ] && rel=$(cat "$d/root") &&
+		[ -e "$CACHE/root-$rel/lib/modules/$1/build/Makefile" ]
+}
+
+case ${1:-} in
+fetch)
+	shift
+	[ "$(id -u)" -eq 0 ] || die "fetch needs root (debootstrap, chroot, mount)"
+	# shellcheck disable=SC2086
+	[ $# -gt 0 ] || set -- $KERNEL_SET
+	: >"$LOG"
+	apt_lists
+	for k in "$@"; do
+		if ready "$k"; then
+			echo "kernels: $k: ready"
+			continue
+		fi
+		t0=$SECONDS
+		mkdir -p "$CACHE/$k"
+		prepare_image "$k"
+		prepare_headers "$k"
+		echo "kernels: $k: ready ($((SECONDS - t0))s)"
+	done
+	;;
+list)
+	for d in "$CACHE"/*/vmlinuz; do
+		[ -e "$d" ] || continue
+		k=$(basename "$(dirname "$d")")
+		ready "$k" && echo "$k"
+	done | sort -V
+	;;
+set)
+	# shellcheck disable=SC2086
+	printf '%s\n' $KERNEL_SET
+	;;
+*)
+	echo "usage: $0 fetch [KREL...] | list | set" >&2
+	exit 2
+	;;
+esac
