@@ -138,24 +138,42 @@ in_root() {	# ROOT SCRIPT: sh -c SCRIPT in ROOT, with /proc and /dev
 		exec chroot "$0" sh -c "$1"' "$1" "$2"
 }
 
-prepare_root() {	# REL: root-REL with make and a compiler, once
+# what a root needs beside the headers: make, a compiler, perl (W=1's
+# kernel-doc up to 6.12 wants Pod::Usage, not in perl-base)
+ROOT_PKGS="make gcc libc6-dev perl"
+
+prepare_root() {	# REL: root-REL with $ROOT_PKGS, once
 	local rel=$1 r=$CACHE/root-$1
-	[ -x "$r/usr/bin/make" ] && return 0
-	command -v debootstrap >/dev/null || die "no debootstrap (apt-get install debootstrap)"
-	echo "kernels: debootstrap --variant=minbase $rel into $r"
-	rm -rf "$r.tmp"
-	nice debootstrap --variant=minbase "$rel" "$r.tmp" "$MIRROR" >>"$LOG" 2>&1 ||
-		die "debootstrap $rel failed (log: $LOG)"
-	{
-		echo "deb $MIRROR $rel main"
-		[ "$rel" = trixie ] && echo "deb $MIRROR trixie-backports main"
-		[ "$rel" = bookworm ] && echo "deb $SECURITY bookworm-security main"
-	} >"$r.tmp/etc/apt/sources.list"
-	cp /etc/pip.conf "$r.tmp/etc/" 2>/dev/null
-	mv "$r.tmp" "$r"
-	in_root "$r" 'apt-get update && DEBIAN_FRONTEND=noninteractive \
-		apt-get install -y -q --no-install-recommends make gcc libc6-dev' \
-		>>"$LOG" 2>&1 || { rm -f "$r/usr/bin/make"; die "$rel root: apt-get install make gcc failed (log: $LOG)"; }
+	[ "$(cat "$r/.pktgen-pkgs" 2>/dev/null)" = "$ROOT_PKGS" ] && return 0
+	if [ ! -d "$r" ]; then
+		command -v debootstrap >/dev/null ||
+			die "no debootstrap (apt-get install debootstrap)"
+		echo "kernels: debootstrap --variant=minbase $rel into $r"
+		rm -rf "$r.tmp"
+		nice debootstrap --variant=minbase "$rel" "$r.tmp" "$MIRROR" >>"$LOG" 2>&1 ||
+			die "debootstrap $rel failed (log: $LOG)"
+		{
+			echo "deb $MIRROR $rel main"
+			[ "$rel" = trixie ] && echo "deb $MIRROR trixie-backports main"
+			[ "$rel" = bookworm ] && echo "deb $SECURITY bookworm-security main"
+		} >"$r.tmp/etc/apt/sources.list"
+		mv "$r.tmp" "$r"
+	fi
+	echo "kernels: apt-get install $ROOT_PKGS in $r"
+	in_root "$r" "apt-get update && DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -q --no-install-recommends $ROOT_PKGS" \
+		>>"$LOG" 2>&1 || die "$rel root: apt-get install $ROOT_PKGS failed (log: $LOG)"
+	echo "$ROOT_PKGS" >"$r/.pktgen-pkgs"
+}
+
+has_headers() {	# ROOT KREL: its build tree is there (an absolute
+	# link in the root's /lib/modules/KREL/build points into the root)
+	local b
+	b=$(readlink "$1/lib/modules/$2/build") || return 1
+	case $b in
+	/*) [ -e "$1$b/Makefile" ] ;;
+	*) [ -e "$1/lib/modules/$2/build/Makefile" ] ;;
+	esac
 }
 
 prepare_headers() {	# KREL: its headers installed into root-REL by apt
@@ -163,7 +181,7 @@ prepare_headers() {	# KREL: its headers installed into root-REL by apt
 	rel=$(suite_of "$k") || die "$k: which Debian release built it?"
 	r=$CACHE/root-$rel
 	prepare_root "$rel"
-	if [ ! -e "$r/lib/modules/$k/build/Makefile" ]; then
+	if ! has_headers "$r" "$k"; then
 		echo "kernels: $k: headers into $r (apt-get install in a chroot)"
 		mkdir -p "$r/var/cache/pktgen-debs"
 		# the headers' own packages by name, their dependencies
@@ -190,7 +208,7 @@ ready() {	# KREL: image, modules and headers all there
 	local d=$CACHE/$1 rel
 	[ -s "$d/vmlinuz" ] && [ -s "$d/lib/modules/$1/modules.builtin" ] &&
 		[ -s "$d/lib/modules/$1/modules.dep" ] && [ -s "$d/root" ] && rel=$(cat "$d/root") &&
-		[ -e "$CACHE/root-$rel/lib/modules/$1/build/Makefile" ]
+		has_headers "$CACHE/root-$rel" "$1"
 }
 
 case ${1:-} in
@@ -202,6 +220,13 @@ fetch)
 	: >"$LOG"
 	apt_lists
 	for k in "$@"; do
+		k=${k%:fast}
+		if [ -e "/boot/vmlinuz-$k" ] && [ -d "/lib/modules/$k/build" ]; then
+			echo "kernels: $k: installed on the host"
+			continue
+		fi
+		rel=$(suite_of "$k") || die "$k: which Debian release built it?"
+		prepare_root "$rel"
 		if ready "$k"; then
 			echo "kernels: $k: ready"
 			continue
