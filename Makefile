@@ -3,6 +3,9 @@
 # Out-of-tree pktgen.  The module itself is built by Kbuild; the other
 # targets drive the VM-based tests and demos (see README).
 
+# the kernels make check, check-all and modules-all take (see check)
+export KERNELS
+
 KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 		    $(lastword $(sort $(wildcard /lib/modules/*/build))))
 PWD := $(shell pwd)
@@ -21,8 +24,8 @@ all: modules
 modules:
 	$(MAKE) -C $(KDIR) M=$(PWD) modules
 
-# Build one pktgen.ko per installed kernel under build/<kver>/, with W=1,
-# failing on any compiler warning.
+# Build one pktgen.ko per installed and cached (make kernels) kernel under
+# build/<kver>/, with W=1, failing on any compiler warning.
 modules-all:
 	tests/lib/build-all.sh
 
@@ -120,10 +123,26 @@ check-fresh:
 # Set up a fresh Debian machine (apt, a venv for virtme-ng), build, run the
 # host-side tests (tests/host: DKMS, a fresh Debian root) and boot each
 # kernel in a VM for tests/*.sh.
+# KERNELS="KV..." names the kernels (installed, or in the cache of
+# tests/lib/kernels.sh; KV:fast for the fast differential subset only).
 check:
 	tests/lib/setup.sh
 	tests/lib/build-all.sh
-	tests/lib/check.sh
+	tests/lib/check.sh $(KERNELS)
+
+# Kernels from Debian's archive, unpacked into ~/.cache/pktgen/kernels and
+# never installed as the host's (tests/lib/kernels.sh; KERNELS names them,
+# default its set: 6.12-rt, 7.2, 7.3 and 7.3-rt).
+kernels:
+	tests/lib/kernels.sh fetch $(KERNELS)
+
+# The matrix: every installed and cached kernel, the full suite on the
+# oldest and the newest, the fast differential subset on the others
+# (CHECK_FULL=1: the full suite on all).
+check-all: kernels
+	tests/lib/setup.sh
+	tests/lib/build-all.sh
+	CHECK_MATRIX=1 tests/lib/check.sh $(KERNELS)
 
 # The debug kernel (KASAN, UBSAN, lockdep, kmemleak, fault injection) of
 # tests/debug/debug.config, built from linux-source-6.12 and cached in
@@ -154,6 +173,7 @@ style:
 	tests/lib/style.sh
 
 .PHONY: all modules modules-all clean install check run sparse style debug-kernel check-debug
+.PHONY: kernels check-all
 .PHONY: install-built install-tools uninstall uninstall-tools version dkms-src dkms check-dkms check-fresh
 
 # Benchmarks: the kernel's own pktgen.ko against ours, alternately in one

@@ -55,6 +55,30 @@ for t in "$REPO"/tests/host/*.sh; do
 	host_result "$t" "$log" "$r"
 done
 
+# CHECK_MATRIX=1 (make check-all): the installed kernels and those of
+# tests/lib/kernels.sh's cache; the oldest and the newest run the full
+# suite, the others the fast differential subset (vm.sh's KV:fast) unless
+# CHECK_FULL=1.  Kernels named as arguments are taken as they are.
+if [ $# -eq 0 ] && [ "${CHECK_MATRIX:-0}" = 1 ]; then
+	mapfile -t all < <({
+		for b in /lib/modules/*/build; do
+			kv=$(basename "$(dirname "$b")")
+			[ -e "/boot/vmlinuz-$kv" ] && echo "$kv"
+		done
+		"$REPO"/tests/lib/kernels.sh list
+	} | sort -uV)
+	set --
+	for i in "${!all[@]}"; do
+		if [ "$i" -eq 0 ] || [ "$i" -eq $((${#all[@]} - 1)) ] ||
+		   [ "${CHECK_FULL:-0}" = 1 ]; then
+			set -- "$@" "${all[$i]}"
+		else
+			set -- "$@" "${all[$i]}:fast"
+		fi
+	done
+	echo "# check: kernels $*"
+fi
+
 r=0
 "$REPO"/tests/lib/vm.sh check "$@" | tee "$log" || r=$?
 add_counts "$log"
