@@ -238,10 +238,21 @@ done
 check "modinfo: vermagic $KV" vermagic_is_kv
 
 make_root || exit 1
-check "make install-built KVER=$KV" do_install
-check "modinfo -k $KV pktgen resolves to updates/" resolves_to_updates
-check "modprobe pktgen loads ours" modprobe_loads_ours
-check "rmmod pktgen" rmmod pktgen
+# A kernel of tests/lib/kernels.sh's cache has its headers in a
+# debootstrapped root of its release (absolute links, that release's
+# libc): the guest has no /lib/modules/KV/build to install with.
+if [ -e "/lib/modules/$KV/build/Makefile" ]; then
+	check "make install-built KVER=$KV" do_install
+	check "modinfo -k $KV pktgen resolves to updates/" resolves_to_updates
+	check "modprobe pktgen loads ours" modprobe_loads_ours
+	check "rmmod pktgen" rmmod pktgen
+else
+	why="no /lib/modules/$KV/build in the guest (a cached kernel: its headers are in its release's root)"
+	for t in "make install-built KVER=$KV" "modinfo -k $KV pktgen resolves to updates/" \
+		 "modprobe pktgen loads ours" "rmmod pktgen"; do
+		ktap_skip "$t" "$why"
+	done
+fi
 
 # the tools against the module under test (ours or stock)
 pg_load || exit 1
