@@ -55,6 +55,10 @@ DIVERGE_OURS_SEQS=("flag NOSUCH" "unknown flag text" "dst_mac zz" "dst_mac zz:zz
 # older ones keep one label of value 0).
 DIVERGE_PRE615=("rate 0" "ratep 0" "min_pkt_size=1001" "min_pkt_size= 3003"
 	"mpls 0")
+# From v6.15 stock refuses rate 0 and ratep 0 with EINVAL too, but leaves
+# the Result as it was ("Idle"); ours says why (ERROR: rate must be 1 or
+# more Mb/s), the README's "every failed write leaves a Result" (7.3.4).
+DIVERGE_615=("rate 0" "ratep 0")
 
 kver_ge() {	# MAJOR MINOR
 	local v=${KV:-$(uname -r)} maj min
@@ -64,7 +68,11 @@ kver_ge() {	# MAJOR MINOR
 DIVERGE=()
 if pg_is_ours; then
 	DIVERGE=("${DIVERGE_OURS[@]}")
-	kver_ge 6 15 || DIVERGE+=("${DIVERGE_PRE615[@]}")
+	if kver_ge 6 15; then
+		DIVERGE+=("${DIVERGE_615[@]}")
+	else
+		DIVERGE+=("${DIVERGE_PRE615[@]}")
+	fi
 fi
 diverges() {	# CMD...: true if one of them is a deliberate divergence
 	local c d
