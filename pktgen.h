@@ -421,15 +421,42 @@ static inline void pg_counter_add(u64 *counter, u64 n)
 			pr_info(fmt, ##__VA_ARGS__);		\
 	} while (0)
 
-/* pktgen_main.c: namespaces, device registry, pgctrl */
-struct pktgen_net *pg_net(struct net *net);
+/*
+ * The files as layers; a file calls only those below it (the proc_ops,
+ * hooks and notifiers it registers aside):
+ *	pktgen_main.c		module init/exit, namespaces, CPU hotplug,
+ *				the netdevice notifier
+ *	pktgen_proc.c		device, thread, pgctrl and pgstats files
+ *	pktgen_rx.c, pktgen_ipopt.c	pgrx and ipopt (files and hooks)
+ *	pktgen_thread.c		threads, runs, transmit
+ *	pktgen_build.c		packets (pktgen_opts.c, pktgen_ipsec.c)
+ *	pktgen_dev.c		device registry, Result lines
+ *	pktgen_cmd.c		the write grammar
+ * Documentation/design.rst has the whole map.
+ */
+
+/* pktgen_dev.c: device registry, Result lines */
 int pg_add_device(struct pktgen_thread *t, const char *name);
 void pg_remove_device(struct pktgen_dev *pkt);
 void pg_set_result(struct pktgen_dev *pkt, const char *fmt, ...) __printf(2, 3);
 void pg_thread_set_result(struct pktgen_thread *t, const char *fmt, ...) __printf(2, 3);
 void pg_default_config(struct pktgen_config *cfg, const struct net_device *odev);
-
 void pg_dev_file_closing(struct pktgen_dev *pkt, bool closing);
+bool pg_netdev_in_use(struct pktgen_net *pn, struct net_device *dev);
+void pg_netdev_renamed(struct pktgen_net *pn, struct net_device *dev);
+
+/* pktgen_cmd.c: the write grammar of every file */
+/* Longest command looked at; the rest of a longer write is ignored. */
+#define PG_WRITE_MAX		1024
+/* Digits of a number (upstream's limit) */
+#define PG_DIGITS		10
+bool pg_is_sep(char c);
+const char *pg_skip_seps(const char *p);
+size_t pg_word_len(const char *p);
+void pg_cmd_printable(char *cmd);
+char *pg_copy_cmd(const char __user *ubuf, size_t count);
+char *pg_split_cmd(char *buf, const char **name, size_t max_name);
+int pg_parse_num(const char *val, u64 max, u64 *out);
 
 /* pktgen_thread.c: threads, runs, transmit, results */
 int pg_thread_create(struct pktgen_net *pn, unsigned int cpu);
@@ -443,11 +470,11 @@ int pg_dev_inject(struct pktgen_dev *pkt);
 void pg_dev_clear_counters(struct pktgen_dev *pkt);
 void pg_thread_rebind(struct pktgen_net *pn, unsigned int cpu);
 
-/* pktgen_proc.c: thread and device files */
+/* pktgen_proc.c: device, thread, pgctrl and pgstats files */
 extern const struct proc_ops pg_thread_proc_ops;
 extern const struct proc_ops pg_dev_proc_ops;
+extern const struct proc_ops pg_ctrl_proc_ops;
 int pg_stats_show(struct seq_file *seq, void *v);
-void pg_cmd_printable(char *cmd);
 
 /* pktgen_build.c: packets */
 int pg_build_prepare(struct pktgen_run *r, struct net_device *odev);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pktgen: the thread (kpktgend_<cpu>) and device files of /proc/net/pktgen.
+ * pktgen: the device, thread (kpktgend_<cpu>), pgctrl and pgstats files of
+ * /proc/net/pktgen.
  *
  * A write is one command: "name value", "name=value" or "name = value".
  * Parsing happens on a private copy of the user's bytes, so it can never
@@ -27,12 +28,9 @@
 
 #include "pktgen.h"
 
-/* Longest command we look at; the rest of a longer write is ignored. */
-#define PG_WRITE_MAX		1024
 /* Command names longer than these do not exist (upstream's limits). */
 #define PG_DEV_CMD_MAX		15
 #define PG_THREAD_CMD_MAX	39
-#define PG_DIGITS		10
 #define PG_MAX_BURST		1000000
 
 #define PG_MAX_FRAGS_CMD	INT_MAX
@@ -79,108 +77,6 @@ static const char * const pg_xmit_mode_names[] = {
 	[PG_XMIT_RECEIVE]	= "netif_receive",
 	[PG_XMIT_QUEUE]		= "queue_xmit",
 };
-
-/* ---- parsing helpers ------------------------------------------------------ */
-
-static bool pg_is_sep(char c)
-{
-	return c == '"' || c == '\n' || c == '\r' || c == '\t' || c == ' ' || c == '=';
-}
-
-static const char *pg_skip_seps(const char *p)
-{
-	while (*p && pg_is_sep(*p))
-		p++;
-	return p;
-}
-
-/* Length of the word at @p: up to a separator or the end of the string. */
-static size_t pg_word_len(const char *p)
-{
-	size_t n = 0;
-
-	while (p[n] && !pg_is_sep(p[n]))
-		n++;
-	return n;
-}
-
-/*
- * Results echo names from the write and device names become file names:
- * every byte of a command that is neither printable ASCII nor a tab or a
- * newline becomes '?' (a carriage return, a separator, becomes a blank),
- * so what a read shows is always text.  No command word or value uses
- * such bytes, so nothing valid changes.
- */
-void pg_cmd_printable(char *cmd)
-{
-	for (; *cmd; cmd++) {
-		if (*cmd == '\r')
-			*cmd = ' ';
-		else if ((*cmd < ' ' || *cmd > '~') && *cmd != '\t' && *cmd != '\n')
-			*cmd = '?';
-	}
-}
-
-/*
- * Copy a write into a NUL-terminated kernel string.  A NUL inside the
- * write ends the command, like the C string upstream parsed.
- */
-static char *pg_copy_cmd(const char __user *ubuf, size_t count)
-{
-	size_t len = min_t(size_t, count, PG_WRITE_MAX - 1);
-	char *buf;
-
-	buf = kmalloc(len + 1, GFP_KERNEL);
-	if (!buf)
-		return ERR_PTR(-ENOMEM);
-	if (copy_from_user(buf, ubuf, len)) {
-		kfree(buf);
-		return ERR_PTR(-EFAULT);
-	}
-	buf[len] = '\0';
-	pg_cmd_printable(buf);
-	return buf;
-}
-
-/*
- * Split "name<seps>value" in place.  Returns the value (possibly "") and
- * stores the name, or NULL when the name is longer than @max_name.
- */
-static char *pg_split_cmd(char *buf, const char **name, size_t max_name)
-{
-	char *p = (char *)pg_skip_seps(buf);
-	size_t len = pg_word_len(p);
-	char *val;
-
-	*name = p;
-	val = (char *)pg_skip_seps(p + len);
-	p[len] = '\0';
-	return len > max_name ? NULL : val;
-}
-
-/*
- * A decimal number of at most @digits digits, ending at a separator or
- * the end.  No value at all reads as 0, as upstream (and its selftest)
- * expects; anything else that is not a number is refused.
- */
-static int pg_parse_num(const char *val, u64 max, u64 *out)
-{
-	unsigned int n = 0;
-	u64 v = 0;
-
-	while (isdigit(val[n])) {
-		if (n == PG_DIGITS)
-			return -EINVAL;
-		v = v * 10 + (val[n] - '0');
-		n++;
-	}
-	if (val[n] && !pg_is_sep(val[n]))
-		return -EINVAL;
-	if (v > max)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
 
 /* ---- device commands -------------------------------------------------------- */
 
@@ -1555,5 +1451,57 @@ const struct proc_ops pg_thread_proc_ops = {
 	.proc_read	= seq_read,
 	.proc_lseek	= seq_lseek,
 	.proc_write	= pg_thread_write,
+	.proc_release	= single_release,
+};
+
+/* ---- pgctrl --------------------------------------------------------------- */
+
+static int pg_ctrl_show(struct seq_file *seq, void *v)
+{
+	seq_puts(seq, "Packet Generator for packet performance testing. Version: "
+		 PG_IFACE_VERSION "\n");
+	return 0;
+}
+
+static int pg_ctrl_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, pg_ctrl_show, pde_data(inode));
+}
+
+static ssize_t pg_ctrl_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	struct pktgen_net *pn = pde_data(file_inode(file));
+	char cmd[128];
+	size_t len;
+
+	if (!pg_may_write(file))
+		return -EPERM;
+	if (count == 0 || count > sizeof(cmd) - 1)
+		return -EINVAL;
+	if (copy_from_user(cmd, ubuf, count))
+		return -EFAULT;
+	cmd[count] = '\0';
+	/* "start\n" (echo), "start" (echo -n) and "start\0" all mean start */
+	len = strnlen(cmd, count);
+	if (len && cmd[len - 1] == '\n')
+		cmd[--len] = '\0';
+
+	if (!strcmp(cmd, "start"))
+		pg_ctrl_start(pn);
+	else if (!strcmp(cmd, "stop"))
+		pg_ctrl_post_all(pn, PG_CTL_STOP);
+	else if (!strcmp(cmd, "reset"))
+		pg_ctrl_post_all(pn, PG_CTL_REMDEVALL);
+	else
+		return -EINVAL;
+	return count;
+}
+
+const struct proc_ops pg_ctrl_proc_ops = {
+	.proc_open	= pg_ctrl_open,
+	.proc_read	= seq_read,
+	.proc_lseek	= seq_lseek,
+	.proc_write	= pg_ctrl_write,
 	.proc_release	= single_release,
 };

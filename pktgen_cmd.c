@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pktgen: the grammar of a write to a /proc/net/pktgen file, shared by
+ * every file: a copy made printable, split into a command word and its
+ * value at the separators upstream accepts, decimal numbers.  The bottom
+ * layer: calls nothing of pktgen's.
+ */
+#include <linux/ctype.h>
+#include <linux/err.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "pktgen.h"
+
+bool pg_is_sep(char c)
+{
+	return c == '"' || c == '\n' || c == '\r' || c == '\t' || c == ' ' || c == '=';
+}
+
+const char *pg_skip_seps(const char *p)
+{
+	while (*p && pg_is_sep(*p))
+		p++;
+	return p;
+}
+
+/* Length of the word at @p: up to a separator or the end of the string. */
+size_t pg_word_len(const char *p)
+{
+	size_t n = 0;
+
+	while (p[n] && !pg_is_sep(p[n]))
+		n++;
+	return n;
+}
+
+/*
+ * Results echo names from the write and device names become file names:
+ * every byte of a command that is neither printable ASCII nor a tab or a
+ * newline becomes '?' (a carriage return, a separator, becomes a blank),
+ * so what a read shows is always text.  No command word or value uses
+ * such bytes, so nothing valid changes.
+ */
+void pg_cmd_printable(char *cmd)
+{
+	for (; *cmd; cmd++) {
+		if (*cmd == '\r')
+			*cmd = ' ';
+		else if ((*cmd < ' ' || *cmd > '~') && *cmd != '\t' && *cmd != '\n')
+			*cmd = '?';
+	}
+}
+
+/*
+ * Copy a write into a NUL-terminated kernel string.  A NUL inside the
+ * write ends the command, like the C string upstream parsed.
+ */
+char *pg_copy_cmd(const char __user *ubuf, size_t count)
+{
+	size_t len = min_t(size_t, count, PG_WRITE_MAX - 1);
+	char *buf;
+
+	buf = kmalloc(len + 1, GFP_KERNEL);
+	if (!buf)
+		return ERR_PTR(-ENOMEM);
+	if (copy_from_user(buf, ubuf, len)) {
+		kfree(buf);
+		return ERR_PTR(-EFAULT);
+	}
+	buf[len] = '\0';
+	pg_cmd_printable(buf);
+	return buf;
+}
+
+/*
+ * Split "name<seps>value" in place.  Returns the value (possibly "") and
+ * stores the name, or NULL when the name is longer than @max_name.
+ */
+char *pg_split_cmd(char *buf, const char **name, size_t max_name)
+{
+	char *p = (char *)pg_skip_seps(buf);
+	size_t len = pg_word_len(p);
+	char *val;
+
+	*name = p;
+	val = (char *)pg_skip_seps(p + len);
+	p[len] = '\0';
+	return len > max_name ? NULL : val;
+}
+
+/*
+ * A decimal number of at most @digits digits, ending at a separator or
+ * the end.  No value at all reads as 0, as upstream (and its selftest)
+ * expects; anything else that is not a number is refused.
+ */
+int pg_parse_num(const char *val, u64 max, u64 *out)
+{
+	unsigned int n = 0;
+	u64 v = 0;
+
+	while (isdigit(val[n])) {
+		if (n == PG_DIGITS)
+			return -EINVAL;
+		v = v * 10 + (val[n] - '0');
+		n++;
+	}
+	if (val[n] && !pg_is_sep(val[n]))
+		return -EINVAL;
+	if (v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
