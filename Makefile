@@ -151,6 +151,12 @@ debug-kernel:
 	tests/lib/setup.sh
 	tests/lib/debug-kernel.sh
 
+# The KCSAN kernel of tests/debug/kcsan.config (6.12.117-pgkcsan; KCSAN
+# excludes KASAN, so a kernel of its own) for tests/race-counters.sh.
+kcsan-kernel:
+	tests/lib/setup.sh
+	PG_DEBUG_CONFIG=kcsan tests/lib/debug-kernel.sh
+
 # Every test and the stress tests (STRESS=1); the debug kernel under TCG is
 # 5-10 times slower: longer limits per test and per VM (TEST_TIMEOUT,
 # VM_TIMEOUT override).  `STRESS=1 make check` runs the stress tests on the
@@ -173,6 +179,7 @@ style:
 	tests/lib/style.sh
 
 .PHONY: all modules modules-all clean install check run sparse style debug-kernel check-debug
+.PHONY: kcsan-kernel
 .PHONY: kernels check-all
 .PHONY: install-built install-tools uninstall uninstall-tools version dkms-src dkms check-dkms check-fresh
 

@@ -11,13 +11,17 @@
 # $PG_DEBUG_CACHE (~/.cache/pktgen-debug)/build-HASH, HASH covering the
 # config fragment, the source package version and the compiler: a second
 # run with nothing changed only reinstalls.  Prints KREL last.
+# PG_DEBUG_CONFIG=NAME takes tests/debug/NAME.config instead (debug by
+# default; kcsan for `make kcsan-kernel`, KREL 6.12.117-pgkcsan): its own
+# HASH, so its own build tree, from the same extracted source.
 set -eu
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 CACHE=${PG_DEBUG_CACHE:-$HOME/.cache/pktgen-debug}
-FRAG=$REPO/tests/debug/debug.config
+FRAG=$REPO/tests/debug/${PG_DEBUG_CONFIG:-debug}.config
 TARBALL=/usr/src/linux-source-6.12.tar.xz
 JOBS=${JOBS:-$(nproc)}
+[ -f "$FRAG" ] || { echo "debug-kernel: no $FRAG" >&2; exit 1; }
 
 log() { echo "debug-kernel: $*" >&2; }
 
