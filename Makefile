@@ -120,6 +120,12 @@ check-dkms:
 check-fresh:
 	FRESH_RELEASES="$${FRESH_RELEASES:-bookworm trixie}" tests/host/fresh.sh || [ $$? -eq 4 ]
 
+# tests/host/rxstat.sh: the receiver's sequence and statistics logic
+# (pktgen_rxstat.c) against a reference model, in user space; make check
+# runs it too.  RXSTAT_SEQUENCES=10000000 for the long run.
+check-rxstat:
+	tests/host/rxstat.sh || [ $$? -eq 4 ]
+
 # Set up a fresh Debian machine (apt, a venv for virtme-ng), build, run the
 # host-side tests (tests/host: DKMS, a fresh Debian root) and boot each
 # kernel in a VM for tests/*.sh.
@@ -182,6 +188,7 @@ style:
 .PHONY: kcsan-kernel
 .PHONY: kernels check-all
 .PHONY: install-built install-tools uninstall uninstall-tools version dkms-src dkms check-dkms check-fresh
+.PHONY: check-rxstat
 
 # Benchmarks: the kernel's own pktgen.ko against ours, alternately in one
 # 6.12 VM; report under bench/results/.  BENCH_ARGS="--kernel all",

@@ -15,10 +15,11 @@
  *    rx_reset publishes a fresh table and frees the old one after a grace
  *    period.  Readers of the file hold rxn->lock, so the table they look
  *    at cannot go away.
- *  - per stream: packet, byte and latency counters are per-CPU (u64_stats);
- *    sequence tracking and jitter need the arrival order and live in the
- *    stream under its own spinlock, written only by the CPUs that receive
- *    that stream.
+ *  - per stream: packet and byte counters and the latency histogram are
+ *    per-CPU (u64_stats); sequence tracking, jitter, gaps, rate and the
+ *    128-bit latency sums need the arrival order or a consistent snapshot
+ *    and live in the stream under its own spinlock (pktgen_rxstat.c has
+ *    the logic), written only by the CPUs that receive that stream.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -43,39 +44,12 @@
 #include <net/net_namespace.h>
 
 #include "pktgen.h"
+#include "pktgen_rxstat.h"
 
 #define PG_RX_MAX_STREAMS	64
 #define PG_RX_HASH_SLOTS	128	/* open addressing, twice the streams */
 #define PG_RX_MAX_DEVS		64
 #define PG_RX_CMD_MAX		128
-/* Sequence window: how late a packet may be and still be told apart. */
-#define PG_RX_WINDOW		4096
-
-/*
- * Log-linear latency histogram (ns): values below 16 have a bucket each,
- * then every power of two is cut into 16 buckets (6.25% wide); 2^34 ns
- * (17 s) and more share the last bucket.
- */
-#define PG_RX_HIST_SUB_BITS	4
-#define PG_RX_HIST_SUB		BIT(PG_RX_HIST_SUB_BITS)
-#define PG_RX_HIST_MAX_EXP	34
-#define PG_RX_HIST_BUCKETS	((PG_RX_HIST_MAX_EXP - PG_RX_HIST_SUB_BITS + 2) << \
-				 PG_RX_HIST_SUB_BITS)
-
-/* Squares of latencies above this are clamped so they fit in 64 bits. */
-#define PG_RX_SQ_CLAMP		U32_MAX
-
-/*
- * Input from the network is not trusted (a remote sender can craft any
- * pktgen header): a stamp further than this from the receiver's clock
- * (2^40 ns, 18 minutes) or a number this far ahead of the highest one
- * seen (2^30, 107 s of loss at 10 Mpps; serial numbers stop meaning
- * anything at 2^31) is counted as malformed and left out of the figures
- * it would otherwise make meaningless, so that no sum can wrap.
- */
-#define PG_RX_LAT_LIMIT		((s64)BIT_ULL(40))
-#define PG_RX_SEQ_WILD		BIT(30)
-
 enum pg_rx_stats_mode {
 	PG_RX_STATS_COUNTER,	/* packets, bytes, sequence: no clock read */
 	PG_RX_STATS_BASIC,	/* + latency min/avg/max/stddev and jitter */
@@ -102,52 +76,22 @@ struct pg_rx_pcpu {
 	struct u64_stats_sync syncp;
 	u64_stats_t packets;
 	u64_stats_t bytes;
-	u64_stats_t first_ns;		/* arrival, CLOCK_REALTIME; 0 = none */
-	u64_stats_t last_ns;
-	u64_stats_t lat_count;
-	u64_stats_t lat_negative;	/* stamped in the future: not counted */
-	u64_stats_t lat_sum;		/* sum, 128 bits */
-	u64_stats_t lat_sum_hi;
-	u64_stats_t malformed;		/* stamp or number out of range */
-	u64_stats_t lat_sq_lo;		/* sum of squares, 128 bits */
-	u64_stats_t lat_sq_hi;
-	u64_stats_t lat_min;
-	u64_stats_t lat_max;
-	u64_stats_t hist[PG_RX_HIST_BUCKETS];
+	u64_stats_t hist[PG_RXS_HIST_BUCKETS];
 };
 
-/* Count, sum, sum of squares (128 bits), min and max of a series. */
-struct pg_rx_moments {
-	u64 count, sum, sq_lo, sq_hi, min, max;
-};
-
-/* Sequence, jitter and arrival-gap state of a stream, under pg_rx_stream::lock. */
-struct pg_rx_seq {
-	bool started;
-	bool have_transit;
-	u32 first;			/* lowest sequence number seen */
-	u32 max;			/* highest sequence number seen */
-	u64 span;			/* max - first + 1, in this epoch */
-	u64 unique;			/* distinct numbers seen, this epoch */
-	u64 lost_before;		/* lost in earlier epochs (restarts) */
-	u64 reordered;
-	u64 duplicates;
-	u64 late;			/* older than the window */
-	u64 restarts;
-	s64 prev_transit;		/* RFC 3550: previous arrival - send */
-	u64 jitter16;			/* RFC 3550 jitter, scaled by 16 */
-	u64 prev_arrival_ns;		/* 0: none yet in this epoch */
-	struct pg_rx_moments gap;	/* inter-arrival times, ns */
-};
-
+/*
+ * Sequence, latency, jitter, gap and rate state need the arrival order (or
+ * a consistent snapshot of 128-bit sums) and live in the stream under its
+ * lock; the logic is pktgen_rxstat.c's.
+ */
 struct pg_rx_stream {
 	struct pg_rx_key key;
 	bool ns_res;			/* carries nanosecond timestamps */
 	struct pg_rx_pcpu __percpu *pcpu;
 	/* written per packet by the receiving CPU(s) only */
 	spinlock_t lock ____cacheline_aligned_in_smp;
-	struct pg_rx_seq seq;
-	unsigned long window[BITS_TO_LONGS(PG_RX_WINDOW)];
+	struct pg_rxs_seq seq;
+	struct pg_rxs_time time;
 };
 
 /* Counters of packets that belong to no stream. */
@@ -383,247 +327,51 @@ out:
 	return s;
 }
 
-/* Counters fed by remote input saturate rather than wrap. */
-static u64 pg_rx_sat_add(u64 a, u64 b)
-{
-	return a + b < a ? U64_MAX : a + b;
-}
-
-static void pg_rx_seq_epoch(struct pg_rx_seq *q, unsigned long *window, u32 seq)
-{
-	q->started = true;
-	/*
-	 * pktgen numbers every run from 1: a stream first seen at a small
-	 * number lost those before it (they may still come late, as
-	 * reordered).  A receiver enabled in the middle of a run sees a
-	 * number beyond the window and counts from there.
-	 */
-	q->first = seq && seq <= PG_RX_WINDOW ? 1 : seq;
-	q->max = seq;
-	q->span = seq - q->first + 1;
-	q->unique = 1;
-	q->have_transit = false;
-	q->prev_arrival_ns = 0;		/* the pause before a restart is no gap */
-	bitmap_zero(window, PG_RX_WINDOW);
-	__set_bit(seq % PG_RX_WINDOW, window);
-}
-
-/* Clear the window bits of the numbers (max, max + n], which wrap around. */
-static void pg_rx_window_advance(unsigned long *window, u32 max, u32 n)
-{
-	unsigned int start = (max + 1) % PG_RX_WINDOW;
-
-	if (n >= PG_RX_WINDOW) {
-		bitmap_zero(window, PG_RX_WINDOW);
-		return;
-	}
-	if (start + n <= PG_RX_WINDOW) {
-		bitmap_clear(window, start, n);
-	} else {
-		bitmap_clear(window, start, PG_RX_WINDOW - start);
-		bitmap_clear(window, 0, start + n - PG_RX_WINDOW);
-	}
-}
-
-/* A number below the highest one seen. */
-static void pg_rx_seq_behind(struct pg_rx_stream *s, u32 seq, s32 diff)
-{
-	struct pg_rx_seq *q = &s->seq;
-
-	if (diff <= -PG_RX_WINDOW) {
-		/* beyond the window: a restarted sender (numbers start at 1) */
-		if (seq <= PG_RX_WINDOW) {
-			q->lost_before = pg_rx_sat_add(q->lost_before, q->span - q->unique);
-			q->restarts++;
-			pg_rx_seq_epoch(q, s->window, seq);
-			return;
-		}
-		/*
-		 * or very late: assumed to fill a hole, if there is one left
-		 * (else it can only be a copy, and lost must not go below 0)
-		 */
-		q->late++;
-		if (q->unique < q->span)
-			q->unique++;
-		return;
-	}
-	if (__test_and_set_bit(seq % PG_RX_WINDOW, s->window)) {
-		q->duplicates++;
-		return;
-	}
-	q->reordered++;
-	q->unique++;
-	if ((s32)(seq - q->first) < 0) {
-		/* earlier than the first one seen: the stream starts here */
-		q->span = pg_rx_sat_add(q->span, q->first - seq);
-		q->first = seq;
-	}
-}
-
-/* Returns false for a number too far ahead to be believed (malformed). */
-static bool pg_rx_seq_track(struct pg_rx_stream *s, u32 seq)
-{
-	struct pg_rx_seq *q = &s->seq;
-	s32 diff;
-
-	if (!q->started) {
-		pg_rx_seq_epoch(q, s->window, seq);
-		return true;
-	}
-	diff = seq - q->max;
-	if (diff >= (s32)PG_RX_SEQ_WILD)
-		return false;
-	if (diff > 0) {
-		pg_rx_window_advance(s->window, q->max, diff);
-		__set_bit(seq % PG_RX_WINDOW, s->window);
-		q->span = pg_rx_sat_add(q->span, diff);
-		q->unique++;
-		q->max = seq;
-		return true;
-	}
-	pg_rx_seq_behind(s, seq, diff);
-	return true;
-}
-
-/* RFC 3550 A.8: J += (|D| - J) / 16, kept scaled by 16. */
-static void pg_rx_jitter(struct pg_rx_seq *q, s64 transit)
-{
-	s64 d;
-
-	if (q->have_transit) {
-		d = transit - q->prev_transit;
-		if (d < 0)
-			d = -d;
-		q->jitter16 += d - ((q->jitter16 + 8) >> 4);
-	}
-	q->prev_transit = transit;
-	q->have_transit = true;
-}
-
-/* Add the series @s to @d (a single value is a series of one). */
-static void pg_rx_moments_add(struct pg_rx_moments *d, const struct pg_rx_moments *s)
-{
-	if (!s->count)
-		return;
-	if (!d->count || s->min < d->min)
-		d->min = s->min;
-	d->max = max(d->max, s->max);
-	d->count += s->count;
-	d->sum += s->sum;
-	d->sq_lo += s->sq_lo;
-	d->sq_hi += s->sq_hi + (d->sq_lo < s->sq_lo);
-}
-
-/*
- * The time since the stream's previous packet: the sender's spacing as the
- * receiver sees it (pacing accuracy).  Arrival times are read before the
- * lock, so two CPUs may take it in the other order: such a gap is skipped.
- */
-static void pg_rx_gap(struct pg_rx_seq *q, u64 now_ns)
-{
-	struct pg_rx_moments one = { .count = 1 };
-
-	if (now_ns < q->prev_arrival_ns)
-		return;
-	if (q->prev_arrival_ns) {
-		one.sum = now_ns - q->prev_arrival_ns;
-		one.min = one.sum;
-		one.max = one.sum;
-		one.sq_lo = min_t(u64, one.sum, PG_RX_SQ_CLAMP);
-		one.sq_lo *= one.sq_lo;
-		pg_rx_moments_add(&q->gap, &one);
-	}
-	q->prev_arrival_ns = now_ns;
-}
-
 /* ---- packet path: counting -------------------------------------------------- */
 
-static unsigned int pg_rx_hist_bucket(u64 v)
-{
-	unsigned int e;
-
-	if (v < PG_RX_HIST_SUB)
-		return v;
-	e = fls64(v) - 1;
-	if (e > PG_RX_HIST_MAX_EXP)
-		return PG_RX_HIST_BUCKETS - 1;
-	return ((e - PG_RX_HIST_SUB_BITS + 1) << PG_RX_HIST_SUB_BITS) |
-	       ((v >> (e - PG_RX_HIST_SUB_BITS)) & (PG_RX_HIST_SUB - 1));
-}
-
-/* Latency in ns: arrival minus the stamp, the stamp's 32-bit seconds unwrapped. */
-static s64 pg_rx_latency(const struct timespec64 *now, const struct pg_rx_pkt *p)
-{
-	s64 sec = (s32)((u32)now->tv_sec - p->tv_sec);
-
-	return sec * NSEC_PER_SEC + now->tv_nsec - (s64)p->tv_nsec;
-}
-
-static void pg_rx_count_lat(struct pg_rx_pcpu *c, s64 lat, bool hist)
-{
-	u64 v = lat, sq, lo;
-
-	if (lat < 0) {
-		u64_stats_inc(&c->lat_negative);
-		return;
-	}
-	if (!u64_stats_read(&c->lat_count) || v < u64_stats_read(&c->lat_min))
-		u64_stats_set(&c->lat_min, v);
-	if (v > u64_stats_read(&c->lat_max))
-		u64_stats_set(&c->lat_max, v);
-	u64_stats_inc(&c->lat_count);
-	lo = u64_stats_read(&c->lat_sum) + v;
-	if (lo < v)
-		u64_stats_inc(&c->lat_sum_hi);
-	u64_stats_set(&c->lat_sum, lo);
-	sq = min_t(u64, v, PG_RX_SQ_CLAMP);
-	sq *= sq;
-	lo = u64_stats_read(&c->lat_sq_lo) + sq;
-	if (lo < sq)
-		u64_stats_inc(&c->lat_sq_hi);
-	u64_stats_set(&c->lat_sq_lo, lo);
-	if (hist)
-		u64_stats_inc(&c->hist[pg_rx_hist_bucket(v)]);
-}
-
+/*
+ * Latency needs CLOCK_REALTIME (the sender stamps it); gaps and rate take
+ * the monotonic clock under the stream's lock, so that they cannot step
+ * and two CPUs read it in the order in which they count.  Counter mode
+ * reads no clock.
+ */
+/*
+ * Latency needs CLOCK_REALTIME (what the sender stamps); gaps and rate
+ * take the monotonic clock under the stream's lock, so that it cannot
+ * step and CPUs read it in the order in which they count.  Counter mode
+ * reads no clock.
+ */
 static void pg_rx_count(struct pg_rx_stream *s, const struct pg_rx_pkt *p, int mode)
 {
 	struct pg_rx_pcpu *c = this_cpu_ptr(s->pcpu);
-	bool lat = mode != PG_RX_STATS_COUNTER && p->stamped;
-	bool malformed = p->malformed;
+	struct pg_rxs_pkt in = {
+		.seq = p->seq,
+		.timed = mode != PG_RX_STATS_COUNTER,
+		.stamped = p->stamped,
+		.malformed = p->malformed,
+		.tv_sec = p->tv_sec,
+		.tv_nsec = p->tv_nsec,
+		.len = p->frame_len,
+	};
 	struct timespec64 now;
-	s64 latency = 0;
-	u64 now_ns;
+	int bucket;
 
-	ktime_get_real_ts64(&now);
-	now_ns = timespec64_to_ns(&now);
-	if (lat) {
-		latency = pg_rx_latency(&now, p);
-		if (latency <= -PG_RX_LAT_LIMIT || latency >= PG_RX_LAT_LIMIT) {
-			lat = false;
-			malformed = true;
-		}
+	if (in.timed && in.stamped) {
+		ktime_get_real_ts64(&now);
+		in.now_sec = now.tv_sec;
+		in.now_nsec = now.tv_nsec;
 	}
-
 	spin_lock(&s->lock);
-	if (!pg_rx_seq_track(s, p->seq))
-		malformed = true;
-	if (lat)
-		pg_rx_jitter(&s->seq, latency);
-	if (mode != PG_RX_STATS_COUNTER)
-		pg_rx_gap(&s->seq, now_ns);
+	if (in.timed)
+		in.mono_ns = ktime_get_ns();
+	bucket = pg_rxs_count(&s->seq, &s->time, &in);
 	spin_unlock(&s->lock);
 
 	u64_stats_update_begin(&c->syncp);
 	u64_stats_inc(&c->packets);
 	u64_stats_add(&c->bytes, p->frame_len);
-	if (!u64_stats_read(&c->first_ns))
-		u64_stats_set(&c->first_ns, now_ns);
-	u64_stats_set(&c->last_ns, now_ns);
-	if (lat)
-		pg_rx_count_lat(c, latency, mode == PG_RX_STATS_TIME);
-	if (malformed)
-		u64_stats_inc(&c->malformed);
+	if (bucket >= 0 && mode == PG_RX_STATS_TIME)
+		u64_stats_inc(&c->hist[bucket]);
 	u64_stats_update_end(&c->syncp);
 }
 
@@ -1016,101 +764,64 @@ static ssize_t pg_rx_write(struct file *file, const char __user *ubuf, size_t co
 
 /* A stream's (or the total's) figures, merged over CPUs. */
 struct pg_rx_sum {
-	u64 packets, bytes, first_ns, last_ns;
-	u64 lat_count, lat_negative, lat_sum, lat_sum_hi, lat_sq_lo, lat_sq_hi, lat_min, lat_max;
-	u64 malformed;
-	u64 lost, reordered, duplicates, late, restarts, jitter_ns;
-	struct pg_rx_moments gap;
+	u64 packets, bytes;
+	u64 lost, reordered, duplicates, late, restarts, malformed, jitter_ns;
+	u64 lat_negative;
+	struct pg_rxs_moments lat, gap;
+	struct pg_rxs_rate rate;
 	u32 first_seq, last_seq;
-	u64 hist[PG_RX_HIST_BUCKETS];
+	u64 hist[PG_RXS_HIST_BUCKETS];
 };
 
-static void pg_rx_sum_lat(struct pg_rx_sum *d, u64 count, u64 min, u64 max)
+/* One CPU's counters of a stream, read field by field within one fetch. */
+static void pg_rx_sum_cpu(struct pg_rx_sum *d, const struct pg_rx_pcpu *c)
 {
-	if (!count)
-		return;
-	if (!d->lat_count || min < d->lat_min)
-		d->lat_min = min;
-	d->lat_max = max(d->lat_max, max);
-	d->lat_count += count;
-}
-
-static void pg_rx_sum_sq(struct pg_rx_sum *d, u64 lo, u64 hi)
-{
-	d->lat_sq_lo += lo;
-	d->lat_sq_hi += hi + (d->lat_sq_lo < lo);
-}
-
-static void pg_rx_sum_lat_sum(struct pg_rx_sum *d, u64 lo, u64 hi)
-{
-	d->lat_sum += lo;
-	d->lat_sum_hi += hi + (d->lat_sum < lo);
-}
-
-static void pg_rx_sum_times(struct pg_rx_sum *d, u64 first, u64 last)
-{
-	if (first && (!d->first_ns || first < d->first_ns))
-		d->first_ns = first;
-	d->last_ns = max(d->last_ns, last);
-}
-
-/* One CPU's counters of a stream, consistent with each other. */
-static void pg_rx_fetch(const struct pg_rx_pcpu *c, struct pg_rx_pcpu *snap)
-{
+	u64 packets, bytes;
 	unsigned int start;
+	int b;
 
 	do {
 		start = u64_stats_fetch_begin(&c->syncp);
-		memcpy(snap, c, sizeof(*snap));
+		packets = u64_stats_read(&c->packets);
+		bytes = u64_stats_read(&c->bytes);
 	} while (u64_stats_fetch_retry(&c->syncp, start));
-}
-
-static void pg_rx_sum_cpu(struct pg_rx_sum *d, const struct pg_rx_pcpu *c)
-{
-	int b;
-
-	d->packets += u64_stats_read(&c->packets);
-	d->bytes += u64_stats_read(&c->bytes);
-	pg_rx_sum_times(d, u64_stats_read(&c->first_ns), u64_stats_read(&c->last_ns));
-	pg_rx_sum_lat(d, u64_stats_read(&c->lat_count), u64_stats_read(&c->lat_min),
-		      u64_stats_read(&c->lat_max));
-	d->lat_negative += u64_stats_read(&c->lat_negative);
-	d->malformed += u64_stats_read(&c->malformed);
-	pg_rx_sum_lat_sum(d, u64_stats_read(&c->lat_sum), u64_stats_read(&c->lat_sum_hi));
-	pg_rx_sum_sq(d, u64_stats_read(&c->lat_sq_lo), u64_stats_read(&c->lat_sq_hi));
-	for (b = 0; b < PG_RX_HIST_BUCKETS; b++)
+	d->packets += packets;
+	d->bytes += bytes;
+	/* buckets only ever grow: each is read whole, which is all a percentile needs */
+	for (b = 0; b < PG_RXS_HIST_BUCKETS; b++)
 		d->hist[b] += u64_stats_read(&c->hist[b]);
 }
 
-static void pg_rx_sum_stream(struct pg_rx_stream *s, struct pg_rx_sum *d,
-			     struct pg_rx_pcpu *snap)
+static void pg_rx_sum_stream(struct pg_rx_stream *s, struct pg_rx_sum *d)
 {
-	struct pg_rx_seq q;
+	const struct pg_rxs_seq *q = &s->seq;
 	int cpu;
 
 	memset(d, 0, sizeof(*d));
-	for_each_possible_cpu(cpu) {
-		pg_rx_fetch(per_cpu_ptr(s->pcpu, cpu), snap);
-		pg_rx_sum_cpu(d, snap);
-	}
-	spin_lock_bh(&s->lock);
-	q = s->seq;
-	spin_unlock_bh(&s->lock);
+	for_each_possible_cpu(cpu)
+		pg_rx_sum_cpu(d, per_cpu_ptr(s->pcpu, cpu));
 
-	d->first_seq = q.first;
-	d->last_seq = q.max;
-	d->lost = q.lost_before + q.span - q.unique;
-	d->reordered = q.reordered;
-	d->duplicates = q.duplicates;
-	d->late = q.late;
-	d->restarts = q.restarts;
-	d->jitter_ns = q.jitter16 >> 4;
-	d->gap = q.gap;
+	spin_lock_bh(&s->lock);
+	d->first_seq = q->first;
+	d->last_seq = q->max;
+	d->lost = pg_rxs_seq_lost(q);
+	d->reordered = q->reordered;
+	d->duplicates = q->duplicates;
+	d->late = q->late;
+	d->restarts = q->restarts;
+	d->malformed = q->malformed;
+	d->jitter_ns = pg_rxs_jitter_ns(&s->time);
+	d->lat_negative = s->time.lat_negative;
+	d->lat = s->time.lat;
+	pg_rxs_gaps(&s->time, &d->gap);
+	pg_rxs_rate(&s->time, &d->rate);
+	spin_unlock_bh(&s->lock);
 }
 
 /*
  * Totals: sums, except jitter (the largest) and the sequence range (none);
- * the gaps of all streams together, each stream's within itself.
+ * the gaps of all streams together, each stream's within itself; the rate
+ * of streams received at once is the sum of theirs.
  */
 static void pg_rx_sum_add(struct pg_rx_sum *tot, const struct pg_rx_sum *s)
 {
@@ -1118,125 +829,46 @@ static void pg_rx_sum_add(struct pg_rx_sum *tot, const struct pg_rx_sum *s)
 
 	tot->packets += s->packets;
 	tot->bytes += s->bytes;
-	pg_rx_sum_times(tot, s->first_ns, s->last_ns);
-	pg_rx_sum_lat(tot, s->lat_count, s->lat_min, s->lat_max);
-	tot->lat_negative += s->lat_negative;
-	tot->malformed += s->malformed;
-	pg_rx_sum_lat_sum(tot, s->lat_sum, s->lat_sum_hi);
-	pg_rx_sum_sq(tot, s->lat_sq_lo, s->lat_sq_hi);
 	tot->lost += s->lost;
 	tot->reordered += s->reordered;
 	tot->duplicates += s->duplicates;
 	tot->late += s->late;
 	tot->restarts += s->restarts;
+	tot->malformed += s->malformed;
+	tot->lat_negative += s->lat_negative;
 	tot->jitter_ns = max(tot->jitter_ns, s->jitter_ns);
-	pg_rx_moments_add(&tot->gap, &s->gap);
-	for (b = 0; b < PG_RX_HIST_BUCKETS; b++)
+	tot->rate.pps += s->rate.pps;
+	tot->rate.bps += s->rate.bps;
+	pg_rxs_moments_merge(&tot->lat, &s->lat);
+	pg_rxs_moments_merge(&tot->gap, &s->gap);
+	for (b = 0; b < PG_RXS_HIST_BUCKETS; b++)
 		tot->hist[b] += s->hist[b];
-}
-
-/* (hi:lo) / d for d > hi, by long division; only used when reading. */
-static u64 pg_rx_div128(u64 hi, u64 lo, u64 d)
-{
-	u64 q = 0;
-	int i;
-
-	for (i = 63; i >= 0; i--) {
-		bool carry = hi >> 63;
-
-		hi = (hi << 1) | (lo >> 63);
-		lo <<= 1;
-		q <<= 1;
-		if (carry || hi >= d) {
-			hi -= d;
-			q |= 1;
-		}
-	}
-	return q;
-}
-
-/* The mean of a 128-bit sum (it fits: every value is below 2^64). */
-static u64 pg_rx_mean(u64 count, u64 sum_hi, u64 sum_lo)
-{
-	if (!count || sum_hi >= count)
-		return 0;
-	return pg_rx_div128(sum_hi, sum_lo, count);
-}
-
-static u64 pg_rx_stddev(u64 count, u64 mean, u64 sq_hi, u64 sq_lo)
-{
-	u64 mean_sq;
-
-	if (count < 2 || sq_hi >= count)
-		return 0;
-	mean_sq = pg_rx_div128(sq_hi, sq_lo, count);
-	if (mean > PG_RX_SQ_CLAMP || mean_sq <= mean * mean)
-		return 0;
-	return int_sqrt64(mean_sq - mean * mean);
-}
-
-/* Middle of a histogram bucket. */
-static u64 pg_rx_bucket_mid(unsigned int b)
-{
-	unsigned int e, sub;
-	u64 low, width;
-
-	if (b < PG_RX_HIST_SUB)
-		return b;
-	e = (b >> PG_RX_HIST_SUB_BITS) + PG_RX_HIST_SUB_BITS - 1;
-	sub = b & (PG_RX_HIST_SUB - 1);
-	width = 1ULL << (e - PG_RX_HIST_SUB_BITS);
-	low = (u64)(PG_RX_HIST_SUB + sub) << (e - PG_RX_HIST_SUB_BITS);
-	return low + width / 2;
-}
-
-/* Percentile @per_mille/1000 (p99.9 = 999): middle of its bucket, within min..max. */
-static u64 pg_rx_percentile(const struct pg_rx_sum *d, u64 n, unsigned int per_mille)
-{
-	u64 rank, seen = 0;
-	unsigned int b;
-
-	if (!n)
-		return 0;
-	rank = max_t(u64, DIV_ROUND_UP_ULL(n * per_mille, 1000), 1);
-	for (b = 0; b < PG_RX_HIST_BUCKETS; b++) {
-		seen += d->hist[b];
-		if (seen >= rank)
-			return clamp(pg_rx_bucket_mid(b), d->lat_min, d->lat_max);
-	}
-	return d->lat_max;
 }
 
 /* ---- reading: output ------------------------------------------------------------- */
 
 struct pg_rx_figures {
 	u64 avg, stddev, p50, p90, p99, p999;
-	u64 pps, bps;
 	u64 gap_avg, gap_stddev;
+	u64 reordered_ppm;
 };
 
 static void pg_rx_figures(const struct pg_rx_sum *d, struct pg_rx_figures *f)
 {
-	u64 hn = 0, span = d->last_ns - d->first_ns;
-	int b;
+	u64 distinct = d->packets - d->duplicates - d->malformed;
 
-	for (b = 0; b < PG_RX_HIST_BUCKETS; b++)
-		hn += d->hist[b];
-	f->avg = pg_rx_mean(d->lat_count, d->lat_sum_hi, d->lat_sum);
-	f->stddev = pg_rx_stddev(d->lat_count, f->avg, d->lat_sq_hi, d->lat_sq_lo);
-	f->gap_avg = pg_rx_mean(d->gap.count, 0, d->gap.sum);
-	f->gap_stddev = pg_rx_stddev(d->gap.count, f->gap_avg, d->gap.sq_hi, d->gap.sq_lo);
-	f->p50 = pg_rx_percentile(d, hn, 500);
-	f->p90 = pg_rx_percentile(d, hn, 900);
-	f->p99 = pg_rx_percentile(d, hn, 990);
-	f->p999 = pg_rx_percentile(d, hn, 999);
-	f->pps = 0;
-	f->bps = 0;
-	/* over the time between the first and the last arrival */
-	if (d->packets > 1 && span) {
-		f->pps = mul_u64_u64_div_u64(d->packets - 1, NSEC_PER_SEC, span);
-		f->bps = mul_u64_u64_div_u64(d->bytes * 8, NSEC_PER_SEC, span);
-	}
+	f->avg = pg_rxs_mean(&d->lat);
+	f->stddev = pg_rxs_stddev(&d->lat);
+	f->gap_avg = pg_rxs_mean(&d->gap);
+	f->gap_stddev = pg_rxs_stddev(&d->gap);
+	f->p50 = pg_rxs_percentile(d->hist, d->lat.min, d->lat.max, 500);
+	f->p90 = pg_rxs_percentile(d->hist, d->lat.min, d->lat.max, 900);
+	f->p99 = pg_rxs_percentile(d->hist, d->lat.min, d->lat.max, 990);
+	f->p999 = pg_rxs_percentile(d->hist, d->lat.min, d->lat.max, 999);
+	/* RFC 4737 3.4: reordered among the packets received (each once) */
+	f->reordered_ppm = 0;
+	if (d->packets >= d->duplicates + d->malformed && distinct)
+		f->reordered_ppm = mul_u64_u64_div_u64(d->reordered, 1000000, distinct);
 }
 
 static void pg_rx_show_kv(struct seq_file *seq, const char *prefix, const char *name, u64 v)
@@ -1255,17 +887,18 @@ static void pg_rx_show_script(struct seq_file *seq, const char *prefix,
 	pg_rx_show_kv(seq, prefix, "rx_bytes", d->bytes);
 	pg_rx_show_kv(seq, prefix, "lost", d->lost);
 	pg_rx_show_kv(seq, prefix, "reordered", d->reordered);
+	pg_rx_show_kv(seq, prefix, "reordered_ratio_ppm", f.reordered_ppm);
 	pg_rx_show_kv(seq, prefix, "duplicates", d->duplicates);
 	pg_rx_show_kv(seq, prefix, "late", d->late);
 	pg_rx_show_kv(seq, prefix, "restarts", d->restarts);
 	pg_rx_show_kv(seq, prefix, "malformed", d->malformed);
-	pg_rx_show_kv(seq, prefix, "rate_pps", f.pps);
-	pg_rx_show_kv(seq, prefix, "rate_bps", f.bps);
-	pg_rx_show_kv(seq, prefix, "latency_samples", d->lat_count);
+	pg_rx_show_kv(seq, prefix, "rate_pps", d->rate.pps);
+	pg_rx_show_kv(seq, prefix, "rate_bps", d->rate.bps);
+	pg_rx_show_kv(seq, prefix, "latency_samples", d->lat.count);
 	pg_rx_show_kv(seq, prefix, "latency_negative", d->lat_negative);
-	pg_rx_show_kv(seq, prefix, "latency_min_ns", d->lat_min);
+	pg_rx_show_kv(seq, prefix, "latency_min_ns", d->lat.min);
 	pg_rx_show_kv(seq, prefix, "latency_avg_ns", f.avg);
-	pg_rx_show_kv(seq, prefix, "latency_max_ns", d->lat_max);
+	pg_rx_show_kv(seq, prefix, "latency_max_ns", d->lat.max);
 	pg_rx_show_kv(seq, prefix, "latency_stddev_ns", f.stddev);
 	pg_rx_show_kv(seq, prefix, "latency_p50_ns", f.p50);
 	pg_rx_show_kv(seq, prefix, "latency_p90_ns", f.p90);
@@ -1325,14 +958,14 @@ static void pg_rx_human_row1(struct seq_file *seq, const char *tag, const char *
 			     const struct pg_rx_sum *d, const struct pg_rx_figures *f)
 {
 	seq_printf(seq, PG_RX_HUMAN_ROW1, tag, name, d->packets, d->bytes, d->lost,
-		   d->reordered, d->duplicates, d->late, f->pps, f->bps / 1000000,
-		   f->bps % 1000000 / 1000);
+		   d->reordered, d->duplicates, d->late, d->rate.pps, d->rate.bps / 1000000,
+		   d->rate.bps % 1000000 / 1000);
 }
 
 static void pg_rx_human_row2(struct seq_file *seq, const char *tag, const struct pg_rx_sum *d,
 			     const struct pg_rx_figures *f)
 {
-	seq_printf(seq, PG_RX_HUMAN_ROW2, tag, d->lat_count, d->lat_min, f->avg, d->lat_max,
+	seq_printf(seq, PG_RX_HUMAN_ROW2, tag, d->lat.count, d->lat.min, f->avg, d->lat.max,
 		   f->stddev, f->p50, f->p90, f->p99, f->p999, d->jitter_ns);
 }
 
@@ -1343,11 +976,13 @@ static void pg_rx_human_row3(struct seq_file *seq, const char *tag, const struct
 		   f->gap_stddev);
 }
 
-/* Reading state: two merged sums and one CPU's snapshot, too big for the stack. */
+/*
+ * Reading state, too big for the stack: every stream is summed once, so
+ * that the tables of display human show one moment.
+ */
 struct pg_rx_show_buf {
+	struct pg_rx_sum sum[PG_RX_MAX_STREAMS];
 	struct pg_rx_sum total;
-	struct pg_rx_sum one;
-	struct pg_rx_pcpu snap;
 	struct pg_rx_figures f;
 	char name[48];
 };
@@ -1414,7 +1049,6 @@ static void pg_rx_show_pass(struct seq_file *seq, struct pg_rx_net *rxn, struct 
 	char tag[12];
 	int i;
 
-	memset(&b->total, 0, sizeof(b->total));
 	if (pass == PG_RX_COUNTS)
 		seq_printf(seq, PG_RX_HUMAN_HDR1, "#", "stream", "rx_packets", "rx_bytes",
 			   "lost", "reordered", "dups", "late", "pps", "Mb/s");
@@ -1427,15 +1061,13 @@ static void pg_rx_show_pass(struct seq_file *seq, struct pg_rx_net *rxn, struct 
 	for (i = 0; i < n; i++) {
 		struct pg_rx_stream *s = &t->streams[i];
 
-		pg_rx_sum_stream(s, &b->one, &b->snap);
-		pg_rx_sum_add(&b->total, &b->one);
 		pg_rx_stream_name(rxn->pn->net, s, b->name, sizeof(b->name));
-		pg_rx_figures(&b->one, &b->f);
+		pg_rx_figures(&b->sum[i], &b->f);
 		snprintf(tag, sizeof(tag), "%d", i);
 		if (pass == PG_RX_SCRIPT)
-			pg_rx_show_stream_script(seq, i, b->name, s, &b->one);
+			pg_rx_show_stream_script(seq, i, b->name, s, &b->sum[i]);
 		else
-			pg_rx_show_row(seq, pass, tag, b->name, &b->one, &b->f);
+			pg_rx_show_row(seq, pass, tag, b->name, &b->sum[i], &b->f);
 	}
 	pg_rx_figures(&b->total, &b->f);
 	if (pass == PG_RX_SCRIPT)
@@ -1449,7 +1081,7 @@ static int pg_rx_show(struct seq_file *seq, void *v)
 	struct pg_rx_net *rxn = seq->private;
 	struct pg_rx_show_buf *b;
 	struct pg_rx_table *t;
-	int n = 0;
+	int i, n = 0;
 
 	b = kvmalloc(sizeof(*b), GFP_KERNEL);
 	if (!b)
@@ -1459,6 +1091,11 @@ static int pg_rx_show(struct seq_file *seq, void *v)
 	if (t)
 		/* pairs with the release in pg_rx_create(): streams[0..n) are set */
 		n = smp_load_acquire(&t->nstreams);
+	memset(&b->total, 0, sizeof(b->total));
+	for (i = 0; i < n; i++) {
+		pg_rx_sum_stream(&t->streams[i], &b->sum[i]);
+		pg_rx_sum_add(&b->total, &b->sum[i]);
+	}
 	pg_rx_show_head(seq, rxn, n, t ? pg_rx_overflow(t) : 0);
 	if (rxn->script) {
 		pg_rx_show_pass(seq, rxn, t, n, b, PG_RX_SCRIPT);
