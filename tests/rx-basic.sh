@@ -3,8 +3,9 @@
 #
 # Receiver basics: the pgrx commands and their errors, exact counting of a
 # 20000-packet run, consumption of pktgen packets only, other traffic
-# untouched, packets to foreign MACs, rx_reset, a sender restart,
-# statistics counter, display human, rx_disable.
+# untouched, packets to foreign MACs, rx_reset, a sender restart (after a
+# long run and after a short one), rate_bps, statistics counter, display
+# human, rx_disable.
 #
 #   netns TX                                netns RX
 #   +---------------------------+           +----------------------------+
@@ -28,7 +29,7 @@ setup() {
 			"dst_mac $(mac_of "$RX" veth1)"
 }
 
-rx_begin 37
+rx_begin 40
 
 # 1. the file and its errors
 check "pgrx exists, Result Idle" grep -q '^Result: Idle$' <<<"$(in_ns "$RX" pg_read pgrx)"
@@ -75,6 +76,12 @@ check "latency: $N samples, 0 < min <= p50 <= p99 <= max < 10 s" eval '
 	rx_between latency_p99_ns 0 "$(rx_val latency_max_ns)" &&
 	rx_between latency_max_ns 0 9999999999'
 check "rate_pps > 0" rx_between rate_pps 1 999999999
+# N packets make N - 1 intervals: rate_bps is the bits of N - 1 packets per
+# second, so rate_bps = rate_pps x $SIZE x 8 up to the two floors (it was
+# N / (N - 1) times that)
+check "rate_bps = rate_pps x $((SIZE * 8)) (within $((SIZE * 8 + 2)) b/s)" eval '
+	d=$(($(rx_val rate_bps) - $(rx_val rate_pps) * SIZE * 8)); d=${d#-}
+	[ "$d" -lt $((SIZE * 8 + 2)) ] || { echo "# off by $d"; false; }'
 # the gaps telescope to the time from the first arrival to the last, as the
 # rate does: a consistency check, not a timing one
 check "inter-arrival: $((N - 1)) gaps, min <= avg <= max, avg x rate_pps = 1 s (1%)" eval '
@@ -102,6 +109,11 @@ check "sender: dst_mac $FOREIGN" tx_set "$TX" veth0 "dst_mac $FOREIGN"
 check "run 1000 to $FOREIGN" tx_run "$TX"
 rx_snap "$RX"
 check "foreign MAC: rx_packets 1000, lost 0" rx_expect rx_packets 1000 lost 0
+# a first run shorter than the window is a run too: the second is a restart
+check "run 1000 again" tx_run "$TX"
+rx_snap "$RX"
+check "two runs of 1000: restarts 1, duplicates 0, lost 0, last_seq 1000" \
+	rx_expect rx_packets 2000 restarts 1 duplicates 0 lost 0 late 0 s0_last_seq 1000
 
 # 6. statistics counter: no latency samples
 check "statistics counter: OK" rx_cmd "$RX" "statistics counter"
