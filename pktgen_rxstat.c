@@ -399,50 +399,61 @@ u64 pg_rxs_stddev(const struct pg_rxs_moments *m)
 }
 
 /*
- * A packet arrived at @now_ns (monotonic): gaps and the epoch's rate.
- * Gaps of packets that may start a restart (q->cand_n of them, the
- * caller's @cand) are held back: if the restart is confirmed, the first
- * one is the pause between two runs and is no gap.
+ * A packet arrived: gaps and the epoch's rate.  @cand is q->cand_n after
+ * the packet: the packets that may start a restart are held back (their
+ * gaps, and their bytes and first arrival for the rate), and if the
+ * restart is confirmed the gap of the first of them is the pause between
+ * two runs and no gap.  Called for every packet, in every statistics mode,
+ * so that the held packets stay in step with the candidates; an untimed
+ * packet (@timed false: statistics counter) reads no clock, has no gap,
+ * is not in the rate, and leaves no arrival for the next gap to start at.
  */
-void pg_rxs_arrival(struct pg_rxs_time *t, u64 now_ns, unsigned int len,
-		    unsigned int cand, bool restarted)
+static void pg_rxs_arrival(struct pg_rxs_time *t, bool timed, u64 now_ns, unsigned int len,
+			   unsigned int cand, bool restarted)
 {
-	u64 gap = t->last_ns && now_ns >= t->last_ns ? now_ns - t->last_ns : 0;
-	bool have_gap = t->last_ns && now_ns >= t->last_ns;
+	bool have_gap = timed && t->last_ns && now_ns >= t->last_ns;
+	u64 gap = have_gap ? now_ns - t->last_ns : U64_MAX;
 	unsigned int i;
 
-	/* a candidate that did not last: its gaps were real */
-	if (!restarted && cand <= 1 && t->held) {
-		for (i = 0; i < t->held; i++)
+	/* candidates that did not last (or are out of step): their gaps were real */
+	if (!restarted && t->held && cand != t->held + 1) {
+		for (i = 0; i < t->held && i < PG_RXS_CONFIRM; i++)
 			if (t->held_gap[i] != U64_MAX)
 				pg_rxs_moments_add(&t->gap, t->held_gap[i]);
 		t->held = 0;
+		t->held_timed = 0;
 	}
-	if (!t->epoch_packets)
-		t->epoch_first_ns = now_ns;
-	t->epoch_packets++;
-	t->epoch_bytes += len;
-	t->last_ns = now_ns;
+	if (timed) {
+		if (!t->epoch_packets)
+			t->epoch_first_ns = now_ns;
+		t->epoch_packets++;
+		t->epoch_bytes += len;
+	}
+	t->last_ns = timed ? now_ns : 0;
 	if (restarted) {
 		/* the epoch began with the first candidate; its gap was the pause */
-		t->epoch_first_ns = t->held_ns;
-		t->epoch_packets = t->held + 1;
-		t->epoch_bytes = t->held_bytes + len;
-		for (i = 1; i < t->held; i++)
+		for (i = 1; i < t->held && i < PG_RXS_CONFIRM; i++)
 			if (t->held_gap[i] != U64_MAX)
 				pg_rxs_moments_add(&t->gap, t->held_gap[i]);
-		if (have_gap)
+		if (t->held && have_gap)
 			pg_rxs_moments_add(&t->gap, gap);
+		t->epoch_packets = t->held_timed + timed;
+		t->epoch_bytes = t->held_bytes + (timed ? len : 0);
+		t->epoch_first_ns = t->held_timed ? t->held_ns : now_ns;
 		t->held = 0;
+		t->held_timed = 0;
 		return;
 	}
-	if (cand) {
+	if (cand && t->held < PG_RXS_CONFIRM) {
 		if (!t->held) {
-			t->held_ns = now_ns;
+			t->held_timed = 0;
 			t->held_bytes = 0;
 		}
-		t->held_gap[t->held++] = have_gap ? gap : U64_MAX;
-		t->held_bytes += len;
+		if (timed && !t->held_timed++)
+			t->held_ns = now_ns;
+		if (timed)
+			t->held_bytes += len;
+		t->held_gap[t->held++] = gap;
 		return;
 	}
 	if (have_gap)
@@ -455,7 +466,7 @@ void pg_rxs_gaps(const struct pg_rxs_time *t, struct pg_rxs_moments *m)
 	unsigned int i;
 
 	*m = t->gap;
-	for (i = 0; i < t->held; i++)
+	for (i = 0; i < t->held && i < PG_RXS_CONFIRM; i++)
 		if (t->held_gap[i] != U64_MAX)
 			pg_rxs_moments_add(m, t->held_gap[i]);
 }
@@ -498,8 +509,7 @@ int pg_rxs_count(struct pg_rxs_seq *q, struct pg_rxs_time *t, const struct pg_rx
 	/* counted once: a wild number already was */
 	if (malformed && c != PG_RXS_WILD)
 		q->malformed++;
-	if (p->timed)
-		pg_rxs_arrival(t, p->mono_ns, p->len, q->cand_n, c == PG_RXS_RESTART);
+	pg_rxs_arrival(t, p->timed, p->mono_ns, p->len, q->cand_n, c == PG_RXS_RESTART);
 	if (!lat_ok)
 		return -1;
 	pg_rxs_jitter(t, lat);

@@ -74,8 +74,12 @@ struct pg_rxs_time {
 	u64 last_ns;			/* and of the latest packet; 0: none */
 	u64 epoch_packets, epoch_bytes;	/* arrivals of this epoch */
 	u64 lat_negative;		/* stamped later than they arrived */
-	/* the gaps (U64_MAX: none) of a possible restart's packets, held back */
-	unsigned int held;
+	/*
+	 * A possible restart's packets, held back: as many as q->cand_n (in
+	 * every statistics mode), their gaps (U64_MAX: none), and of the timed
+	 * ones the count, the first arrival and the bytes.
+	 */
+	unsigned int held, held_timed;
 	u64 held_gap[PG_RXS_CONFIRM];
 	u64 held_ns, held_bytes;
 	struct pg_rxs_moments lat;	/* latencies */
@@ -106,8 +110,6 @@ u64 pg_rxs_seq_lost(const struct pg_rxs_seq *q);
 bool pg_rxs_latency(u32 now_sec, u32 now_nsec, u32 tv_sec, u32 tv_nsec, s64 *lat);
 void pg_rxs_jitter(struct pg_rxs_time *t, s64 transit);
 u64 pg_rxs_jitter_ns(const struct pg_rxs_time *t);
-void pg_rxs_arrival(struct pg_rxs_time *t, u64 now_ns, unsigned int len,
-		    unsigned int cand, bool restarted);
 void pg_rxs_moments_add(struct pg_rxs_moments *m, u64 v);
 void pg_rxs_moments_merge(struct pg_rxs_moments *d, const struct pg_rxs_moments *s);
 u64 pg_rxs_mean(const struct pg_rxs_moments *m);
