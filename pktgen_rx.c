@@ -766,6 +766,7 @@ static ssize_t pg_rx_write(struct file *file, const char __user *ubuf, size_t co
 struct pg_rx_sum {
 	u64 packets, bytes;
 	u64 lost, reordered, duplicates, late, restarts, malformed, jitter_ns;
+	u64 wild;			/* of malformed: numbers not tracked */
 	u64 lat_negative;
 	struct pg_rxs_moments lat, gap;
 	struct pg_rxs_rate rate;
@@ -810,6 +811,7 @@ static void pg_rx_sum_stream(struct pg_rx_stream *s, struct pg_rx_sum *d)
 	d->late = q->late;
 	d->restarts = q->restarts;
 	d->malformed = q->malformed;
+	d->wild = q->wild;
 	d->jitter_ns = pg_rxs_jitter_ns(&s->time);
 	d->lat_negative = s->time.lat_negative;
 	d->lat = s->time.lat;
@@ -835,6 +837,7 @@ static void pg_rx_sum_add(struct pg_rx_sum *tot, const struct pg_rx_sum *s)
 	tot->late += s->late;
 	tot->restarts += s->restarts;
 	tot->malformed += s->malformed;
+	tot->wild += s->wild;
 	tot->lat_negative += s->lat_negative;
 	tot->jitter_ns = max(tot->jitter_ns, s->jitter_ns);
 	tot->rate.pps += s->rate.pps;
@@ -855,8 +858,6 @@ struct pg_rx_figures {
 
 static void pg_rx_figures(const struct pg_rx_sum *d, struct pg_rx_figures *f)
 {
-	u64 distinct = d->packets - d->duplicates - d->malformed;
-
 	f->avg = pg_rxs_mean(&d->lat);
 	f->stddev = pg_rxs_stddev(&d->lat);
 	f->gap_avg = pg_rxs_mean(&d->gap);
@@ -866,9 +867,8 @@ static void pg_rx_figures(const struct pg_rx_sum *d, struct pg_rx_figures *f)
 	f->p99 = pg_rxs_percentile(d->hist, d->lat.min, d->lat.max, 990);
 	f->p999 = pg_rxs_percentile(d->hist, d->lat.min, d->lat.max, 999);
 	/* RFC 4737 3.4: reordered among the packets received (each once) */
-	f->reordered_ppm = 0;
-	if (d->packets >= d->duplicates + d->malformed && distinct)
-		f->reordered_ppm = mul_u64_u64_div_u64(d->reordered, 1000000, distinct);
+	f->reordered_ppm = pg_rxs_reordered_ppm(d->packets, d->duplicates, d->wild,
+						d->reordered);
 }
 
 static void pg_rx_show_kv(struct seq_file *seq, const char *prefix, const char *name, u64 v)

@@ -209,6 +209,7 @@ static void pg_rxs_apply(struct pg_rxs_seq *q, u32 seq, enum pg_rxs_class c)
 		break;
 	default:
 		q->malformed++;
+		q->wild++;
 		break;
 	}
 }
@@ -274,6 +275,22 @@ u64 pg_rxs_seq_lost(const struct pg_rxs_seq *q)
 {
 	/* unique <= span: every number is counted once, and only within W */
 	return pg_rxs_sat_add(q->lost_before, q->span - q->unique);
+}
+
+/*
+ * RFC 4737 3.4: reordered packets among those received, each number once:
+ * @packets less the duplicates and the packets whose number was not
+ * tracked (too far ahead); a packet malformed only in its stamp still had
+ * its number counted.  In parts per million.
+ */
+u64 pg_rxs_reordered_ppm(u64 packets, u64 duplicates, u64 wild, u64 reordered)
+{
+	u64 distinct;
+
+	if (packets < duplicates || packets - duplicates <= wild)
+		return 0;
+	distinct = packets - duplicates - wild;
+	return mul_u64_u64_div_u64(reordered, 1000000, distinct);
 }
 
 /* ---- time -------------------------------------------------------------------- */

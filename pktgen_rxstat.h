@@ -58,6 +58,7 @@ struct pg_rxs_seq {
 	u64 unique;			/* distinct numbers seen within W */
 	u64 lost_before;		/* holes of earlier epochs */
 	u64 reordered, duplicates, late, restarts, malformed;
+	u64 wild;			/* of malformed: numbers not tracked */
 	/* a possible restart: numbers that went back, in a row */
 	unsigned int cand_n;
 	u32 cand[PG_RXS_CONFIRM];
@@ -107,6 +108,7 @@ struct pg_rxs_rate {
 int pg_rxs_count(struct pg_rxs_seq *q, struct pg_rxs_time *t, const struct pg_rxs_pkt *p);
 enum pg_rxs_class pg_rxs_seq_track(struct pg_rxs_seq *q, u32 seq);
 u64 pg_rxs_seq_lost(const struct pg_rxs_seq *q);
+u64 pg_rxs_reordered_ppm(u64 packets, u64 duplicates, u64 wild, u64 reordered);
 bool pg_rxs_latency(u32 now_sec, u32 now_nsec, u32 tv_sec, u32 tv_nsec, s64 *lat);
 void pg_rxs_jitter(struct pg_rxs_time *t, s64 transit);
 u64 pg_rxs_jitter_ns(const struct pg_rxs_time *t);

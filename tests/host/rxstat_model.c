@@ -22,6 +22,7 @@ struct m_model {
 	u32 prev_max;			/* the previous epoch's highest, as sent */
 	u64 accepted;			/* numbers in the set */
 	u64 lost_before, reordered, dups, late, restarts, malformed;
+	u64 wild;			/* numbers too far ahead: not tracked */
 	int cand_n, cand_cls[M_K], cand_pkt[M_K];
 	u32 cand[M_K];
 	int nused;
@@ -118,8 +119,10 @@ static void m_count(struct m_model *m, int c)
 		m->dups++;
 	else if (c == M_LATE)
 		m->late++;
-	else if (c == M_WILD)
+	else if (c == M_WILD) {
 		m->malformed++;
+		m->wild++;
+	}
 }
 
 static u64 m_lost(const struct m_model *m)
