@@ -166,9 +166,13 @@ static enum pg_rxs_class pg_rxs_classify(const struct pg_rxs_seq *q, u32 seq)
 	if (ahead && ahead < 1U << 31) {
 		if (ahead >= PG_RXS_SEQ_WILD)
 			return PG_RXS_WILD;
-		/* a straggler of the previous run, far above the new one */
-		if (q->have_prev && ahead > PG_RXS_WINDOW &&
-		    q->prev_max - seq < PG_RXS_WINDOW)
+		/*
+		 * a straggler of the previous run: less than W below its
+		 * highest, and nearer to that (by more than PG_RXS_STRAY) than
+		 * to the highest of the new one
+		 */
+		if (q->have_prev && q->prev_max - seq < PG_RXS_WINDOW &&
+		    ahead > q->prev_max - seq + PG_RXS_STRAY)
 			return PG_RXS_LATE;
 		return PG_RXS_NEXT;
 	}

@@ -22,6 +22,11 @@
 #define PG_RXS_WORDS		(PG_RXS_WINDOW / 64)
 /* Packets that, in a row, confirm a sender restart. */
 #define PG_RXS_CONFIRM		4
+/*
+ * A number above the highest of the epoch, in the previous epoch's last W,
+ * is that run's straggler if it is more than this nearer to its highest.
+ */
+#define PG_RXS_STRAY		64
 /* Further ahead than this a number is not believed (malformed). */
 #define PG_RXS_SEQ_WILD		BIT(30)
 /* A stamp at least this far from the receiver's clock is malformed. */

@@ -433,6 +433,18 @@ static void fixed_cases(void)
 	add_run(11, 20);
 	expect("issue 28.3: a straggler of the old run after a restart is late, not a jump",
 	       RESTARTS, V(1), LOST, V(0), LATE, V(1), LAST, V(20), -1);
+	add_run(1, 2998);
+	add(3000);
+	add_run(1, 10);
+	add(2999);
+	add_run(11, 5000);
+	expect("review: 1..3000 without 2999, restart 1..10, old 2999, 11..5000: 2999 is late",
+	       RESTARTS, V(1), REORD, V(0), DUPS, V(0), LATE, V(1), LOST, V(1), LAST, V(5000), -1);
+	add_run(1, 1000);
+	add_run(1, 4);
+	add_run(10, 1000);
+	expect("review: runs of 1000, the second losing 5..9: 10.. are its own, not stragglers",
+	       RESTARTS, V(1), LATE, V(0), LOST, V(5), LAST, V(1000), -1);
 	add_run(1, 1000);
 	add_run(1, 1000);
 	expect("issue 28.3: two runs of 1000: restarts 1, duplicates 0, lost 0",

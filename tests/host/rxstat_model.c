@@ -10,6 +10,7 @@
  */
 #define M_W	4096		/* the wait W, in sequence numbers */
 #define M_K	4		/* packets in a row that confirm a restart */
+#define M_STRAY	64		/* a straggler: nearer the old highest by more */
 #define M_MAXP	32768		/* packets per sequence */
 #define M_BASE	(1ULL << 40)	/* unwrapped numbers start here: never below 0 */
 
@@ -91,8 +92,10 @@ static int m_class(struct m_model *m, u32 seq, bool add)
 	if (x > m->max) {
 		if (x - m->max >= 1ULL << 30)
 			return M_WILD;
-		if (m->have_prev && x - m->max > M_W && (u32)(m->prev_max - seq) < M_W)
-			return M_LATE;	/* the previous run's straggler */
+		/* the previous run's straggler: in its last W, nearer its highest */
+		if (m->have_prev && (u32)(m->prev_max - seq) < M_W &&
+		    x - m->max > (u64)(u32)(m->prev_max - seq) + M_STRAY)
+			return M_LATE;
 		if (add)
 			m->max = x;
 		if (add)
