@@ -241,10 +241,26 @@ static void pg_rxs_restart(struct pg_rxs_seq *q)
 }
 
 /*
+ * The old run goes on after CONFIRM candidates: @seq is above its highest
+ * by at most W, and nearer to it (by more than PG_RXS_STRAY) than to the
+ * highest candidate.  The candidates were stragglers or copies, not a
+ * restart.
+ */
+static bool pg_rxs_continues(const struct pg_rxs_seq *q, u32 seq)
+{
+	u32 ahead = seq - q->max;
+
+	return ahead && ahead <= PG_RXS_WINDOW &&
+	       seq - q->cand[PG_RXS_CONFIRM - 1] > ahead + PG_RXS_STRAY;
+}
+
+/*
  * Count one packet's number and return its class.  A restart is told
  * from stragglers and copies by CONFIRM packets in a row that each went
  * back (duplicate or late), the first at most W, each 1..W above the one
- * before.
+ * before, and a packet after them that does not continue the old run:
+ * that packet confirms the restart (q->restarts grows) and is then counted
+ * in the new epoch.
  */
 enum pg_rxs_class pg_rxs_seq_track(struct pg_rxs_seq *q, u32 seq)
 {
@@ -253,6 +269,12 @@ enum pg_rxs_class pg_rxs_seq_track(struct pg_rxs_seq *q, u32 seq)
 	if (!q->started) {
 		pg_rxs_epoch(q, seq);
 		return PG_RXS_NEXT;
+	}
+	if (q->cand_n >= PG_RXS_CONFIRM) {
+		if (pg_rxs_continues(q, seq))
+			q->cand_n = 0;
+		else
+			pg_rxs_restart(q);
 	}
 	c = pg_rxs_classify(q, seq);
 	pg_rxs_apply(q, seq, c);
@@ -267,10 +289,7 @@ enum pg_rxs_class pg_rxs_seq_track(struct pg_rxs_seq *q, u32 seq)
 	}
 	q->cand[q->cand_n] = seq;
 	q->cand_class[q->cand_n] = c;
-	if (++q->cand_n == PG_RXS_CONFIRM) {
-		pg_rxs_restart(q);
-		return PG_RXS_RESTART;
-	}
+	q->cand_n++;
 	return c;
 }
 
@@ -444,6 +463,17 @@ static void pg_rxs_arrival(struct pg_rxs_time *t, bool timed, u64 now_ns, unsign
 		t->held = 0;
 		t->held_timed = 0;
 	}
+	if (restarted) {
+		/* the epoch began with the first candidate; its gap was the pause */
+		for (i = 1; i < t->held && i < PG_RXS_CONFIRM; i++)
+			if (t->held_gap[i] != U64_MAX)
+				pg_rxs_moments_add(&t->gap, t->held_gap[i]);
+		t->epoch_packets = t->held_timed;
+		t->epoch_bytes = t->held_bytes;
+		t->epoch_first_ns = t->held_ns;
+		t->held = 0;
+		t->held_timed = 0;
+	}
 	if (timed) {
 		if (!t->epoch_packets)
 			t->epoch_first_ns = now_ns;
@@ -451,20 +481,6 @@ static void pg_rxs_arrival(struct pg_rxs_time *t, bool timed, u64 now_ns, unsign
 		t->epoch_bytes += len;
 	}
 	t->last_ns = timed ? now_ns : 0;
-	if (restarted) {
-		/* the epoch began with the first candidate; its gap was the pause */
-		for (i = 1; i < t->held && i < PG_RXS_CONFIRM; i++)
-			if (t->held_gap[i] != U64_MAX)
-				pg_rxs_moments_add(&t->gap, t->held_gap[i]);
-		if (t->held && have_gap)
-			pg_rxs_moments_add(&t->gap, gap);
-		t->epoch_packets = t->held_timed + timed;
-		t->epoch_bytes = t->held_bytes + (timed ? len : 0);
-		t->epoch_first_ns = t->held_timed ? t->held_ns : now_ns;
-		t->held = 0;
-		t->held_timed = 0;
-		return;
-	}
 	if (cand && t->held < PG_RXS_CONFIRM) {
 		if (!t->held) {
 			t->held_timed = 0;
@@ -519,6 +535,7 @@ void pg_rxs_rate(const struct pg_rxs_time *t, struct pg_rxs_rate *r)
 int pg_rxs_count(struct pg_rxs_seq *q, struct pg_rxs_time *t, const struct pg_rxs_pkt *p)
 {
 	bool malformed = p->malformed, lat_ok = false;
+	u64 restarts = q->restarts;
 	enum pg_rxs_class c;
 	s64 lat = 0;
 
@@ -530,7 +547,7 @@ int pg_rxs_count(struct pg_rxs_seq *q, struct pg_rxs_time *t, const struct pg_rx
 	/* counted once: a wild number already was */
 	if (malformed && c != PG_RXS_WILD)
 		q->malformed++;
-	pg_rxs_arrival(t, p->timed, p->mono_ns, p->len, q->cand_n, c == PG_RXS_RESTART);
+	pg_rxs_arrival(t, p->timed, p->mono_ns, p->len, q->cand_n, q->restarts != restarts);
 	if (!lat_ok)
 		return -1;
 	pg_rxs_jitter(t, lat);

@@ -20,7 +20,7 @@
 /* W: how far behind the highest number a packet may be and still count. */
 #define PG_RXS_WINDOW		4096
 #define PG_RXS_WORDS		(PG_RXS_WINDOW / 64)
-/* Packets that, in a row, confirm a sender restart. */
+/* Packets in a row that, unless the old run goes on, are a sender restart. */
 #define PG_RXS_CONFIRM		4
 /*
  * A number above the highest of the epoch, in the previous epoch's last W,
@@ -49,7 +49,6 @@ enum pg_rxs_class {
 	PG_RXS_DUPLICATE,	/* within W, already seen */
 	PG_RXS_LATE,		/* W or more behind: loss already final */
 	PG_RXS_WILD,		/* too far ahead: malformed */
-	PG_RXS_RESTART,		/* confirmed a restart: a new epoch */
 };
 
 /* Sequence state of a stream: one epoch (sender run) at a time. */

@@ -361,7 +361,7 @@ static void held_counter_mode(void)
 		P[np - 1].untimed = true;
 		add_run(2, 3);
 	}
-	add(4);				/* confirms: the epoch is 1 (counter), 2, 3, 4 */
+	add_run(4, 5);			/* 5 confirms: the epoch is 1 (counter), 2..5 */
 	memset(&S, 0, sizeof(S));
 	for (i = 0; i < np && !why[0]; i++) {
 		to_in(&P[i], &in);
@@ -370,14 +370,14 @@ static void held_counter_mode(void)
 			snprintf(why, sizeof(why), "packet %d: held %u, cand_n %u", i, S.t.held,
 				 S.q.cand_n);
 	}
-	/* gaps: 1, 2, 3 after 10000 and the 2 -> 3 of each round; of the epoch 3 -> 4 */
-	if (!why[0] && (S.q.restarts != 1 || S.t.epoch_packets != 3 ||
-			S.t.epoch_first_ns != P[np - 3].mono_ns || S.t.gap.count != 3 + 4 + 1))
+	/* gaps: 1, 2, 3 after 10000 and the 2 -> 3 of each round; of the epoch 3 -> 4 -> 5 */
+	if (!why[0] && (S.q.restarts != 1 || S.t.epoch_packets != 4 ||
+			S.t.epoch_first_ns != P[np - 4].mono_ns || S.t.gap.count != 3 + 4 + 2))
 		snprintf(why, sizeof(why),
-			 "restarts %llu epoch_packets %llu (want 3) first %llu (want %llu) gaps %llu (want 8)",
+			 "restarts %llu epoch_packets %llu (want 4) first %llu (want %llu) gaps %llu (want 9)",
 			 (unsigned long long)S.q.restarts, (unsigned long long)S.t.epoch_packets,
 			 (unsigned long long)S.t.epoch_first_ns,
-			 (unsigned long long)P[np - 3].mono_ns, (unsigned long long)S.t.gap.count);
+			 (unsigned long long)P[np - 4].mono_ns, (unsigned long long)S.t.gap.count);
 	result(!why[0], "review: statistics counter <-> time with restart candidates: held in step",
 	       why);
 	np = 0;
@@ -445,6 +445,26 @@ static void fixed_cases(void)
 	add_run(10, 1000);
 	expect("review: runs of 1000, the second losing 5..9: 10.. are its own, not stragglers",
 	       RESTARTS, V(1), LATE, V(0), LOST, V(5), LAST, V(1000), -1);
+	add_run(5, 4204);
+	add_run(1, 4);
+	add_run(4205, 5000);
+	expect("review: 5..4204, delayed 1..4, 4205..5000: no restart, late 4 (their loss was final)",
+	       RESTARTS, V(0), LATE, V(4), LOST, V(4), FIRST, V(1), LAST, V(5000), -1);
+	add_run(999000, 1000000);
+	add_run(1, 4);
+	add_run(1000001, 1002000);
+	expect("review: 1, 2, 3, 4 spoofed into a run at 1000000: no restart, late 4, lost 0",
+	       RESTARTS, V(0), LATE, V(4), LOST, V(0), FIRST, V(999000), LAST, V(1002000), -1);
+	add_run(1, 20000);
+	add_run(1, 4);
+	add(19990);
+	add_run(5, 10);
+	expect("review: a straggler right after a restart's 4 packets confirms it, and is late",
+	       RESTARTS, V(1), LATE, V(1), DUPS, V(0), LOST, V(0), FIRST, V(1), LAST, V(10), -1);
+	add_run(1, 20000);
+	add_run(1, 5);
+	expect("review: runs of 20000 and 5: restarts 1, lost 0",
+	       RESTARTS, V(1), LOST, V(0), DUPS, V(0), LAST, V(5), -1);
 	add_run(1, 1000);
 	add_run(1, 1000);
 	expect("issue 28.3: two runs of 1000: restarts 1, duplicates 0, lost 0",

@@ -135,34 +135,11 @@ static u64 m_lost(const struct m_model *m)
 	return m->lost_before + (m->max - m->first + 1) - m->accepted;
 }
 
-static void m_seq(struct m_model *m, u32 seq, int pkt)
+/* K packets went back: they start a new epoch */
+static void m_restart(struct m_model *m)
 {
-	int c, i;
+	int i;
 
-	if (!m->started) {
-		m_epoch(m, seq);
-		return;
-	}
-	c = m_class(m, seq, true);
-	m_count(m, c);
-	if (c != M_DUP && c != M_LATE) {
-		m->cand_n = 0;
-		return;
-	}
-	/* a restart: K packets in a row that went back, from <= W, rising by 1..W */
-	if (m->cand_n && (u32)(seq - m->cand[m->cand_n - 1]) >= 1 &&
-	    (u32)(seq - m->cand[m->cand_n - 1]) <= M_W) {
-		;
-	} else {
-		m->cand_n = 0;
-		if (seq < 1 || seq > M_W)
-			return;
-	}
-	m->cand[m->cand_n] = seq;
-	m->cand_cls[m->cand_n] = c;
-	m->cand_pkt[m->cand_n++] = pkt;
-	if (m->cand_n < M_K)
-		return;
 	for (i = 0; i < M_K; i++) {
 		if (m->cand_cls[i] == M_DUP)
 			m->dups--;
@@ -179,6 +156,48 @@ static void m_seq(struct m_model *m, u32 seq, int pkt)
 	m_epoch(m, m->cand[0]);
 	for (i = 1; i < M_K; i++)
 		m_count(m, m_class(m, m->cand[i], true));
+}
+
+static void m_seq(struct m_model *m, u32 seq, int pkt)
+{
+	u64 x;
+	int c;
+
+	if (!m->started) {
+		m_epoch(m, seq);
+		return;
+	}
+	/*
+	 * K candidates: a restart unless this packet goes on with the old
+	 * run (at most W above its highest, nearer to that than to the last
+	 * candidate by more than M_STRAY)
+	 */
+	if (m->cand_n == M_K) {
+		x = m_unwrap(m, seq);
+		if (x > m->max && x - m->max <= M_W &&
+		    (u64)(u32)(seq - m->cand[M_K - 1]) > x - m->max + M_STRAY)
+			m->cand_n = 0;
+		else
+			m_restart(m);
+	}
+	c = m_class(m, seq, true);
+	m_count(m, c);
+	if (c != M_DUP && c != M_LATE) {
+		m->cand_n = 0;
+		return;
+	}
+	/* a possible restart: packets in a row that went back, from <= W, rising by 1..W */
+	if (m->cand_n && (u32)(seq - m->cand[m->cand_n - 1]) >= 1 &&
+	    (u32)(seq - m->cand[m->cand_n - 1]) <= M_W) {
+		;
+	} else {
+		m->cand_n = 0;
+		if (seq < 1 || seq > M_W)
+			return;
+	}
+	m->cand[m->cand_n] = seq;
+	m->cand_cls[m->cand_n] = c;
+	m->cand_pkt[m->cand_n++] = pkt;
 }
 
 /*
