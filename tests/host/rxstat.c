@@ -448,7 +448,7 @@ static void fixed_cases(void)
 	add_run(5, 4204);
 	add_run(1, 4);
 	add_run(4205, 5000);
-	expect("review: 5..4204, delayed 1..4, 4205..5000: no restart, late 4 (their loss was final)",
+	expect("review: 5..4204, delayed 1..4, 4205..5000: no restart, late 4 (their loss final)",
 	       RESTARTS, V(0), LATE, V(4), LOST, V(4), FIRST, V(1), LAST, V(5000), -1);
 	add_run(999000, 1000000);
 	add_run(1, 4);

@@ -122,10 +122,10 @@ static void m_count(struct m_model *m, int c)
 		m->dups++;
 	else if (c == M_LATE)
 		m->late++;
-	else if (c == M_WILD) {
+	else if (c == M_WILD)
 		m->malformed++;
+	if (c == M_WILD)
 		m->wild++;
-	}
 }
 
 static u64 m_lost(const struct m_model *m)
