@@ -427,7 +427,8 @@ static inline void pg_counter_add(u64 *counter, u64 n)
  *	pktgen_main.c		module init/exit, namespaces, CPU hotplug,
  *				the netdevice notifier
  *	pktgen_proc.c		device, thread, pgctrl and pgstats files
- *	pktgen_rx.c, pktgen_ipopt.c	pgrx and ipopt (files and hooks)
+ *	pktgen_rx.c, pktgen_ipopt.c	pgrx and ipopt (files and hooks);
+ *				pktgen_rxstat.c the receiver's arithmetic
  *	pktgen_thread.c		threads, runs, transmit
  *	pktgen_build.c		packets (pktgen_opts.c, pktgen_ipsec.c)
  *	pktgen_dev.c		device registry, Result lines
