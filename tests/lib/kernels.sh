@@ -7,14 +7,6 @@
 #	tests/lib/kernels.sh fetch [KREL...]	download and prepare (as root)
 #	tests/lib/kernels.sh list		the prepared ones, one a line
 #	tests/lib/kernels.sh set		the default set ($KERNEL_SET)
-#	tests/lib/kernels.sh image KREL...	only the image and modules, from
-#					the host's own apt sources, of a
-#					kernel whose headers are installed
-#					on the host (tests/lib/setup.sh)
-#	tests/lib/kernels.sh suite		the kernels make check tests by
-#					default: headers on the host
-#					(/lib/modules/KREL/build) and an
-#					image in /boot or in this cache
 #
 # For each KREL (e.g. 7.3.4+deb13-amd64), in $PKTGEN_CACHE/kernels
 # (default ~/.cache/pktgen/kernels):
@@ -43,17 +35,10 @@ KERNEL_SET=${KERNEL_SET:-6.12.117+deb12-rt-amd64 7.2.12+deb13-amd64 7.3.4+deb13-
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
 SECURITY=${SECURITY_MIRROR:-http://deb.debian.org/debian-security}
 LOG=${KERNELS_LOG:-/tmp/pktgen-kernels.log}
-# downloaded packages, kept; `image` leaves them where apt keeps its own
-DEBS=$CACHE/apt/debs
 
 die() { echo "kernels: $*" >&2; exit 1; }
 
 apt_opts() {
-	# `image`: the host's own sources and lists (setup.sh has updated them)
-	if [ -n "${APT_HOST:-}" ]; then
-		echo "-o APT::Sandbox::User=root"
-		return
-	fi
 	echo "-o Dir::Etc::sourcelist=$CACHE/apt/sources.list" \
 	     "-o Dir::Etc::sourceparts=/dev/null" \
 	     "-o Dir::State::Lists=$CACHE/apt/lists" \
@@ -88,15 +73,15 @@ suite_of() {	# KREL: the Debian release that built it
 	esac
 }
 
-download() {	# PKG...: into $DEBS (kept), prints the files
+download() {	# PKG...: into apt/debs (kept), prints the files
 	local p f
 	for p in "$@"; do
-		f=$(find "$DEBS" -name "${p}_*.deb" | sort -V | tail -n 1)
+		f=$(find "$CACHE/apt/debs" -name "${p}_*.deb" | sort -V | tail -n 1)
 		if [ -z "$f" ]; then
 			# shellcheck disable=SC2046
-			(cd "$DEBS" && nice apt-get $(apt_opts) download "$p") \
+			(cd "$CACHE/apt/debs" && nice apt-get $(apt_opts) download "$p") \
 				>>"$LOG" 2>&1 || die "apt-get download $p failed (log: $LOG)"
-			f=$(find "$DEBS" -name "${p}_*.deb" | sort -V | tail -n 1)
+			f=$(find "$CACHE/apt/debs" -name "${p}_*.deb" | sort -V | tail -n 1)
 		fi
 		echo "$f"
 	done
@@ -142,10 +127,6 @@ prepare_image() {	# KREL: KREL/vmlinuz and KREL/lib/modules/KREL
 	mkdir -p "$d/lib/modules"
 	mv "$tmp/lib/modules/$k" "$d/lib/modules/" || die "mv into $d"
 	rm -rf "$tmp"
-	# headers on the host: the tree the guest sees has its build link
-	# (packaging's install test builds through it)
-	[ -L "/lib/modules/$k/build" ] &&
-		ln -sfn "$(readlink "/lib/modules/$k/build")" "$d/lib/modules/$k/build"
 	depmod -b "$d" "$k" || die "$k: depmod -b $d failed"
 }
 
@@ -257,28 +238,6 @@ fetch)
 		echo "kernels: $k: ready ($((SECONDS - t0))s)"
 	done
 	;;
-image)
-	shift
-	[ "$(id -u)" -eq 0 ] || die "image needs root (depmod into the cache as root's)"
-	[ $# -gt 0 ] || die "image: which KREL?"
-	APT_HOST=1
-	DEBS=/var/cache/apt/archives
-	for k in "$@"; do
-		if [ -e "/boot/vmlinuz-$k" ]; then
-			echo "kernels: $k: installed on the host"
-			continue
-		fi
-		mkdir -p "$CACHE/$k"
-		prepare_image "$k"
-	done
-	;;
-suite)
-	for b in /lib/modules/*/build; do
-		[ -d "$b" ] || continue
-		k=$(basename "$(dirname "$b")")
-		[ -e "/boot/vmlinuz-$k" ] || [ -s "$CACHE/$k/vmlinuz" ] && echo "$k"
-	done | sort -V
-	;;
 list)
 	for d in "$CACHE"/*/vmlinuz; do
 		[ -e "$d" ] || continue
@@ -291,7 +250,7 @@ set)
 	printf '%s\n' $KERNEL_SET
 	;;
 *)
-	echo "usage: $0 fetch [KREL...] | list | set | image KREL... | suite" >&2
+	echo "usage: $0 fetch [KREL...] | list | set" >&2
 	exit 2
 	;;
 esac

@@ -7,11 +7,9 @@
 # there.  Output of apt and pip goes to a log; its tail is shown on failure.
 #
 # What it changes on the host:
-# - Debian packages (apt-get): the tools below and the headers of the
-#   kernels to test.  No kernel image is installed: an image the host does
-#   not have in /boot is downloaded with apt-get download and unpacked
-#   into $PKTGEN_CACHE/kernels/KREL (tests/lib/kernels.sh image), so the
-#   host's boot entries and default kernel stay as they are.
+# - Debian packages (apt-get): the tools below and the kernels to test,
+#   whose images become boot entries: the newest installed image is the
+#   host's default boot kernel from then on (said before installing).
 # - virtme-ng (vng): Debian's package where the release has one at least
 #   $VNG_VERSION, else a venv of its own under $PKTGEN_CACHE (default
 #   ~/.cache/pktgen), with pip inside that venv only (no system-wide pip).
@@ -31,16 +29,16 @@ RELEASE=${VERSION_CODENAME:-unknown}
 APT_PKGS=(qemu-system-x86 busybox-static kmod tcpdump iproute2 ethtool procps
 	util-linux python3 python3-venv file ca-certificates make gcc sparse
 	dkms)
-# The kernels to test, by their headers' metapackages.  Debian 12 has 6.1
-# (linux-headers-amd64) and 6.12 (linux-headers-6.12-amd64); Debian 13 has
-# 6.12 only (linux-headers-amd64).
+# The kernels to test.  Debian 12 has 6.1 (linux-image-amd64) and 6.12
+# (linux-image-6.12-amd64); Debian 13 has 6.12 only (linux-image-amd64).
 case $RELEASE in
 bookworm)
-	KERNEL_PKGS=(linux-headers-amd64 linux-headers-6.12-amd64)
+	KERNEL_PKGS=(linux-image-amd64 linux-headers-amd64
+		linux-image-6.12-amd64 linux-headers-6.12-amd64)
 	KERNEL_NOTE="Debian 12: 6.1 and 6.12" ;;
 *)
-	KERNEL_PKGS=(linux-headers-amd64)
-	KERNEL_NOTE="Debian $RELEASE: its linux-headers-amd64 only (6.12 on 13; no 6.1)" ;;
+	KERNEL_PKGS=(linux-image-amd64 linux-headers-amd64)
+	KERNEL_NOTE="Debian $RELEASE: its linux-image-amd64 only (6.12 on 13; no 6.1)" ;;
 esac
 
 fail() {
@@ -79,33 +77,15 @@ done
 for p in "${KERNEL_PKGS[@]}"; do
 	installed "$p" || kmissing+=("$p")
 done
-[ ${#kmissing[@]} -gt 0 ] &&
+if [ ${#kmissing[@]} -gt 0 ]; then
 	echo "setup: kernels to test: $KERNEL_NOTE; installing ${kmissing[*]}"
+	case " ${kmissing[*]}" in *" linux-image-"*)
+		echo "setup: NOTE: a new linux-image package adds a boot entry; the" \
+			"newest kernel becomes this host's default at its next boot" ;;
+	esac
+fi
 [ ${#missing[@]} -gt 0 ] || [ ${#kmissing[@]} -gt 0 ] &&
 	apt_install "${missing[@]}" "${kmissing[@]}"
-
-# The release of each metapackage's headers (linux-headers-KREL), and its
-# image: the host's own in /boot, else unpacked into the cache
-krels=()
-for p in "${KERNEL_PKGS[@]}"; do
-	k=$(dpkg-query -W -f='${Depends}' "$p" 2>/dev/null | tr ',' '\n' |
-		sed -n 's/^ *linux-headers-\([0-9][^ ]*\).*/\1/p' | head -n 1)
-	[ -n "$k" ] || fail "$p: which linux-headers-KREL does it depend on?"
-	[ -d "/lib/modules/$k/build" ] || fail "$p: no /lib/modules/$k/build"
-	krels+=("$k")
-done
-for k in "${krels[@]}"; do
-	[ -e "/boot/vmlinuz-$k" ] && continue
-	[ -s "$CACHE/kernels/$k/vmlinuz" ] &&
-		[ -s "$CACHE/kernels/$k/lib/modules/$k/modules.dep" ] && continue
-	[ "$(id -u)" -eq 0 ] || fail "need root to unpack the image of $k"
-	echo "setup: $k: its image and modules into $CACHE/kernels/$k" \
-		"(apt-get download, dpkg-deb -x; not installed as this host's)"
-	t0=$SECONDS
-	KERNELS_LOG=$LOG PKTGEN_CACHE=$CACHE "$(dirname "$0")/kernels.sh" image "$k" \
-		>>"$LOG" 2>&1 || fail "$k: unpacking its image failed"
-	echo "setup: $k unpacked in $((SECONDS - t0))s"
-done
 
 # vng: VNG_VERSION or newer (Debian's package), or exactly the pin (pip)
 vng_ver() { "$1" --version 2>/dev/null | sed -n 's/^virtme-ng \([0-9.]*\).*/\1/p'; }
@@ -148,6 +128,7 @@ fi
 mkdir -p "$CACHE/bin"
 [ "$(readlink "$CACHE/bin/vng")" = "$VNG" ] || ln -sfn "$VNG" "$CACHE/bin/vng"
 
-kernels=$(PKTGEN_CACHE=$CACHE "$(dirname "$0")/kernels.sh" suite | tr '\n' ' ')
-[ -n "$kernels" ] || fail "no kernel with headers in /lib/modules/*/build and an image"
+kernels=$(for b in /lib/modules/*/build; do
+	[ -d "$b" ] && basename "$(dirname "$b")"; done | sort -V | tr '\n' ' ')
+[ -n "$kernels" ] || fail "no kernel headers in /lib/modules/*/build"
 echo "setup: ok: vng $(vng_ver "$VNG") at $VNG, kernels: ${kernels% }"
