@@ -41,19 +41,7 @@ setup() {
 	preq=$(sysctl -n net.core.netdev_tstamp_prequeue) &&
 		sysctl -qw net.core.netdev_tstamp_prequeue=0 || return 1
 	cleanup_push sysctl -qw "net.core.netdev_tstamp_prequeue=$preq"
-	ns_create TX && ns_create FWD && ns_create RX || return 1
-	veth_create "$TX" veth0 "$FWD" veth1 && veth_create "$FWD" veth2 "$RX" veth3 || return 1
-	ip -n "$TX" addr add 10.95.1.1/24 dev veth0 &&
-		ip -n "$FWD" addr add 10.95.1.2/24 dev veth1 &&
-		ip -n "$FWD" addr add 10.95.2.1/24 dev veth2 &&
-		ip -n "$RX" addr add 10.95.2.2/24 dev veth3 || return 1
-	ip netns exec "$FWD" sysctl -qw net.ipv4.ip_forward=1 \
-		net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.veth1.rp_filter=0 || return 1
-	ip -n "$FWD" neigh replace 10.95.2.2 lladdr "$(mac_of "$RX" veth3)" dev veth2 \
-		nud permanent || return 1
-	rx_cmd "$RX" "rx veth3" && rx_cmd "$RX" "display script" || return 1
-	tx_setup "$TX" veth0 &&
-		tx_set "$TX" veth0 "pkt_size 60" "dst 10.95.2.2" "dst_mac $(mac_of "$FWD" veth1)"
+	fwd_path_create 10.95
 }
 
 # netem as a module, or built in (the debug kernel): ask tc, not modprobe

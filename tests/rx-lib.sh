@@ -72,6 +72,26 @@ router_create() {
 		ip -n "$R" route add "$5" via "$4"
 }
 
+# fwd_path_create NET: netns TX, FWD, RX (names in $TX $FWD $RX): TX's
+# veth0 (NET.1.1/24) -- veth1 FWD veth2 -- veth3 RX (NET.2.2/24), FWD
+# forwarding with a static neighbour for RX; pgrx on veth3 (display
+# script) and pktgen on veth0 sending 60-byte frames to NET.2.2.
+fwd_path_create() {
+	ns_create TX && ns_create FWD && ns_create RX || return 1
+	veth_create "$TX" veth0 "$FWD" veth1 && veth_create "$FWD" veth2 "$RX" veth3 || return 1
+	ip -n "$TX" addr add "$1.1.1/24" dev veth0 &&
+		ip -n "$FWD" addr add "$1.1.2/24" dev veth1 &&
+		ip -n "$FWD" addr add "$1.2.1/24" dev veth2 &&
+		ip -n "$RX" addr add "$1.2.2/24" dev veth3 || return 1
+	ip netns exec "$FWD" sysctl -qw net.ipv4.ip_forward=1 \
+		net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.veth1.rp_filter=0 || return 1
+	ip -n "$FWD" neigh replace "$1.2.2" lladdr "$(mac_of "$RX" veth3)" dev veth2 \
+		nud permanent || return 1
+	rx_cmd "$RX" "rx veth3" && rx_cmd "$RX" "display script" || return 1
+	tx_setup "$TX" veth0 &&
+		tx_set "$TX" veth0 "pkt_size 60" "dst $1.2.2" "dst_mac $(mac_of "$FWD" veth1)"
+}
+
 # ip_in_receives NS: Ip InReceives of NS (packets the IPv4 stack saw).
 ip_in_receives() {
 	ip netns exec "$1" awk '/^Ip: [0-9]/ { print $4 }' /proc/net/snmp

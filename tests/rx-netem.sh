@@ -22,19 +22,7 @@
 
 setup() {
 	pg_load || return 1
-	ns_create TX && ns_create FWD && ns_create RX || return 1
-	veth_create "$TX" veth0 "$FWD" veth1 && veth_create "$FWD" veth2 "$RX" veth3 || return 1
-	ip -n "$TX" addr add 10.97.1.1/24 dev veth0 &&
-		ip -n "$FWD" addr add 10.97.1.2/24 dev veth1 &&
-		ip -n "$FWD" addr add 10.97.2.1/24 dev veth2 &&
-		ip -n "$RX" addr add 10.97.2.2/24 dev veth3 || return 1
-	ip netns exec "$FWD" sysctl -qw net.ipv4.ip_forward=1 \
-		net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.veth1.rp_filter=0 || return 1
-	ip -n "$FWD" neigh replace 10.97.2.2 lladdr "$(mac_of "$RX" veth3)" dev veth2 \
-		nud permanent || return 1
-	rx_cmd "$RX" "rx veth3" && rx_cmd "$RX" "display script" || return 1
-	tx_setup "$TX" veth0 &&
-		tx_set "$TX" veth0 "pkt_size 60" "dst 10.97.2.2" "dst_mac $(mac_of "$FWD" veth1)"
+	fwd_path_create 10.97
 }
 
 # qdisc_stat FIELD: "sent" (packets) or "dropped" of veth2's root qdisc.
