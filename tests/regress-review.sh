@@ -16,6 +16,7 @@
 # 4. IPsec: ESP's output takes the SA's lock, which the send held (a
 #    spinning thread); a UDP-encapsulated SA refused with a reason;
 # 5. a duration past ktime's 292 years (wrapped: the run stopped at once).
+# A write to a thread file of a netns on its way out: regress-thread-file.sh.
 #
 #   netns $NS: [ d0 (dummy) ] <- pktgen, tcpdump on d0's egress
 . "$(dirname "$0")/lib/lib.sh"
