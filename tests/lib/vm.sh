@@ -17,6 +17,7 @@
 # PKTGEN_MODULE=stock (test the distribution's pktgen), STRESS=1 (the
 # stress tests too) and their FUZZ_*, RACE_SECONDS, FAULT_SECONDS,
 # HOOK_SECONDS (rx-hooks), FUZZ_RX_SEED and FUZZ_RX_FRAMES (fuzz-rx).
+# VM_JOBS=N boots up to N kernels at once (1; check.sh: 2).
 # VM_TIMEOUT is the limit per VM in seconds (2700); VM_VERBOSE=1 shows
 # the kernel's console (always in
 # $OUT/console-KV.log, and its end after a panic); VM_QEMU_OPTS adds QEMU
@@ -80,7 +81,7 @@ fi
 genv=("$helper")
 for v in TESTS TEST_TIMEOUT PKTGEN_MODULE STRESS FUZZ_WRITES FUZZ_PROCS FUZZ_SEED \
 	 FUZZ_SECONDS FUZZ_ACTIONS STATE_SEED STATE_SECONDS STATE_ACTIONS \
-	 STATE_REPLAY RACE_SECONDS FAULT_SECONDS HOOK_SECONDS \
+	 STATE_REPLAY RACE_SECONDS KCSAN_SKIP_WATCH KCSAN_UDELAY FAULT_SECONDS HOOK_SECONDS \
 	 FUZZ_RX_SEED FUZZ_RX_FRAMES; do
 	[ -n "${!v:-}" ] && genv+=("$v=${!v}")
 done
@@ -113,7 +114,11 @@ boot() {	# KV MODE [VAR=value...]: run guest.sh MODE in a VM (the VARs
 	t0=$SECONDS
 	# The kernel's console always goes to the log (loglevel 4: errors and
 	# worse; an oops prints everything); on stdout only with VM_VERBOSE.
+	# KCSAN reports count as warnings, and it also reports the kernel's
+	# own data races: a KCSAN kernel runs without panic_on_warn (run.sh
+	# fails a test on a report that names pktgen)
 	append="panic_on_warn=1"
+	grep -qsx CONFIG_KCSAN=y "/lib/modules/$kv/build/.config" && append=""
 	[ -n "${VM_VERBOSE:-}" ] || append+=" loglevel=4"
 	timeout -k 30 "${VM_TIMEOUT:-2700}" "$VNG" --run "$(kimage "$kv")" \
 		--disable-kvm --cpus "${VM_CPUS:-2}" --memory 2G --append "$append" \
@@ -144,15 +149,14 @@ if [ "$mode" = run ]; then
 	exit
 fi
 
-tp=0 tf=0 ts=0 bad=0 lines=()
-for arg in "${kernels[@]}"; do
+# check_kernel ARG: one kernel's VM; writes "P F S BAD LINE" to
+# $OUT/result-KV (BAD: the run itself broke)
+check_kernel() {
+	local arg=$1 kv vmenv=() sub="" rc=0 note="" p f s bad=0
 	# KV:fast runs only $FAST_TESTS in that VM (check.sh's matrix)
 	kv=${arg%:fast}
-	vmenv=() sub=""
 	[ "$kv" != "$arg" ] && vmenv=("TESTS=$FAST_TESTS") sub=" (fast subset)"
-	rc=0
 	boot "$kv" check "${vmenv[@]}" || rc=$?
-	note=""
 	if [ -s "$OUT/counts-$kv" ]; then
 		read -r p f s <"$OUT/counts-$kv"
 	else
@@ -168,8 +172,47 @@ for arg in "${kernels[@]}"; do
 	esac
 	# a broken VM run counts as a failure even if its tests all passed
 	[ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
-	lines+=("$kv$sub: $p passed, $f failed, $s skipped$note")
+	echo "$p $f $s $bad $kv$sub: $p passed, $f failed, $s skipped$note" >"$OUT/result-$kv"
+}
+
+# VM_JOBS=N: up to N kernels' VMs at once.  A TCG guest of the suite keeps
+# about half a core busy (its tests wait on timers, captures and sleeps),
+# so two VMs on two cores overlap; each VM's output is printed when it
+# ends, whole.
+jobs=${VM_JOBS:-1}
+if [ "$jobs" -le 1 ]; then
+	for arg in "${kernels[@]}"; do
+		check_kernel "$arg"
+	done
+else
+	pending=()
+	for arg in "${kernels[@]}"; do
+		while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+			wait -n
+		done
+		echo "vm.sh: ${arg%:fast} in the background: $OUT/stdout-${arg%:fast}.log"
+		check_kernel "$arg" >"$OUT/stdout-${arg%:fast}.log" 2>&1 &
+		pending+=("$arg")
+	done
+	wait
+	for arg in "${pending[@]}"; do
+		echo
+		echo "vm.sh: --- ${arg%:fast} ---"
+		cat "$OUT/stdout-${arg%:fast}.log"
+	done
+fi
+
+tp=0 tf=0 ts=0 bad=0 lines=()
+for arg in "${kernels[@]}"; do
+	kv=${arg%:fast}
+	if [ -s "$OUT/result-$kv" ]; then
+		read -r p f s b line <"$OUT/result-$kv"
+	else
+		p=0 f=1 s=0 b=1 line="$kv: no result"
+	fi
+	lines+=("$line")
 	tp=$((tp + p)) tf=$((tf + f)) ts=$((ts + s))
+	[ "$b" -eq 0 ] || bad=1
 done
 
 echo
