@@ -17,7 +17,7 @@
 # PKTGEN_MODULE=stock (test the distribution's pktgen), STRESS=1 (the
 # stress tests too) and their FUZZ_*, RACE_SECONDS, FAULT_SECONDS,
 # HOOK_SECONDS (rx-hooks), FUZZ_RX_SEED and FUZZ_RX_FRAMES (fuzz-rx).
-# VM_JOBS=N boots up to N kernels at once (1; check.sh: 2).
+# VM_JOBS=N boots up to N kernels at once (1).
 # VM_TIMEOUT is the limit per VM in seconds (2700); VM_VERBOSE=1 shows
 # the kernel's console (always in
 # $OUT/console-KV.log, and its end after a panic); VM_QEMU_OPTS adds QEMU
