@@ -56,11 +56,9 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
-kernels() {	# the installed kernels (vmlinuz + headers) matching $kernel
-	local b kv
-	for b in /lib/modules/*/build; do
-		kv=$(basename "$(dirname "$b")")
-		[ -e "/boot/vmlinuz-$kv" ] || continue
+kernels() {	# the suite's kernels (headers + an image) matching $kernel
+	local kv
+	for kv in $("$REPO/tests/lib/kernels.sh" suite); do
 		case $kernel in
 		all|"$kv") echo "$kv" ;;
 		*) [[ $kv == "$kernel".* ]] && echo "$kv" ;;

@@ -34,7 +34,7 @@ fi
 
 RELEASES=${FRESH_RELEASES:-bookworm trixie}
 CACHE=${PKTGEN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pktgen}/fresh
-PER=7			# subtests per release
+PER=8			# subtests per release
 INPATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 T=$(lib_tmpdir)
 ROOT="" MOUNTS=()
@@ -189,6 +189,8 @@ make_root() {	# REL: the throwaway root, mounted, with sources and pip
 	INENV=()
 	carry_pip || return 1
 	mkdir -p "$CACHE/$rel/archives"
+	# its / a mount point, as on a machine (unshare -m makes it private)
+	bind "$ROOT" "$ROOT" &&
 	bind "$CACHE/$rel/archives" "$ROOT/var/cache/apt/archives" &&
 	bind /proc "$ROOT/proc" && bind /sys "$ROOT/sys" &&
 	bind /dev "$ROOT/dev" &&
@@ -256,7 +258,8 @@ one() {	# REL
 		"$rel: make run prints Result: OK"
 		"$rel: vng from a venv of its own (or Debian's), no system-wide pip"
 		"$rel: setup.sh again installs nothing"
-		"$rel: the kernels of $rel built and named")
+		"$rel: the kernels of $rel built and named"
+		"$rel: no kernel image installed, the images in the cache")
 	log=$T/$rel
 	mkdir -p "$CACHE/$rel"
 
@@ -343,6 +346,22 @@ one() {	# REL
 		ktap_pass "${names[6]}: $kl"
 	else
 		ktap_fail "${names[6]}" "kernels: $kl; $(grep -a '^build ' "$log-run.log")"
+	fi
+
+	# the host's boot set untouched: no linux-image package, nothing in
+	# /boot; each kernel's image unpacked under the cache instead
+	out=$(inroot "dpkg-query -W -f='\${Package} \${Status}\n' 'linux-image-*' \
+		2>/dev/null | grep ' installed\$'; ls /boot/vmlinuz-* 2>/dev/null")
+	st=0
+	[ -z "$out" ] || st=1
+	for k in $kl; do
+		[ -s "$ROOT/root/.cache/pktgen/kernels/$k/vmlinuz" ] ||
+			{ st=1; out+=" no cached image of $k"; }
+	done
+	if [ "$st" -eq 0 ] && [ -n "$kl" ]; then
+		ktap_pass "${names[7]}"
+	else
+		ktap_fail "${names[7]}" "installed: $out"
 	fi
 
 	drop_root

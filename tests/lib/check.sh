@@ -61,10 +61,7 @@ done
 # CHECK_FULL=1.  Kernels named as arguments are taken as they are.
 if [ $# -eq 0 ] && [ "${CHECK_MATRIX:-0}" = 1 ]; then
 	mapfile -t all < <({
-		for b in /lib/modules/*/build; do
-			kv=$(basename "$(dirname "$b")")
-			[ -e "/boot/vmlinuz-$kv" ] && echo "$kv"
-		done
+		"$REPO"/tests/lib/kernels.sh suite
 		"$REPO"/tests/lib/kernels.sh list
 	} | sort -uV)
 	set --

@@ -7,6 +7,12 @@
 #	tests/lib/kernels.sh fetch [KREL...]	download and prepare (as root)
 #	tests/lib/kernels.sh list		the prepared ones, one a line
 #	tests/lib/kernels.sh set		the default set ($KERNEL_SET)
+#	tests/lib/kernels.sh suite		the kernels make check and make run
+#					test by default: the host's (headers
+#					in /lib/modules/KREL/build, image in
+#					/boot) and those tests/lib/setup.sh
+#					fetched for the host's release
+#					(KREL/suite marks them)
 #
 # For each KREL (e.g. 7.3.4+deb13-amd64), in $PKTGEN_CACHE/kernels
 # (default ~/.cache/pktgen/kernels):
@@ -22,7 +28,9 @@
 #				built with
 # The packages come from a sources list of their own (apt/sources.list:
 # bookworm, trixie, trixie-backports; the host's mirror), with
-# `apt-get download`: the host's apt state is not touched.
+# `apt-get download`: the host's apt state is not touched.  APT_HOST=1
+# (setup.sh, for the host's own release) takes the host's sources and
+# lists instead and keeps the .debs in /var/cache/apt/archives.
 # Headers of a kernel built on trixie need trixie's libc and gcc-14, so
 # they cannot be installed on a Debian 12 host: hence the roots.
 set -u
@@ -35,10 +43,17 @@ KERNEL_SET=${KERNEL_SET:-6.12.117+deb12-rt-amd64 7.2.12+deb13-amd64 7.3.4+deb13-
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
 SECURITY=${SECURITY_MIRROR:-http://deb.debian.org/debian-security}
 LOG=${KERNELS_LOG:-/tmp/pktgen-kernels.log}
+# downloaded packages, kept; `image` leaves them where apt keeps its own
+DEBS=$CACHE/apt/debs
 
 die() { echo "kernels: $*" >&2; exit 1; }
 
 apt_opts() {
+	# APT_HOST: the host's own sources and lists (setup.sh has updated them)
+	if [ -n "${APT_HOST:-}" ]; then
+		echo "-o APT::Sandbox::User=root"
+		return
+	fi
 	echo "-o Dir::Etc::sourcelist=$CACHE/apt/sources.list" \
 	     "-o Dir::Etc::sourceparts=/dev/null" \
 	     "-o Dir::State::Lists=$CACHE/apt/lists" \
@@ -73,15 +88,15 @@ suite_of() {	# KREL: the Debian release that built it
 	esac
 }
 
-download() {	# PKG...: into apt/debs (kept), prints the files
+download() {	# PKG...: into $DEBS (kept), prints the files
 	local p f
 	for p in "$@"; do
-		f=$(find "$CACHE/apt/debs" -name "${p}_*.deb" | sort -V | tail -n 1)
+		f=$(find "$DEBS" -name "${p}_*.deb" | sort -V | tail -n 1)
 		if [ -z "$f" ]; then
 			# shellcheck disable=SC2046
-			(cd "$CACHE/apt/debs" && nice apt-get $(apt_opts) download "$p") \
+			(cd "$DEBS" && nice apt-get $(apt_opts) download "$p") \
 				>>"$LOG" 2>&1 || die "apt-get download $p failed (log: $LOG)"
-			f=$(find "$CACHE/apt/debs" -name "${p}_*.deb" | sort -V | tail -n 1)
+			f=$(find "$DEBS" -name "${p}_*.deb" | sort -V | tail -n 1)
 		fi
 		echo "$f"
 	done
@@ -150,12 +165,19 @@ prepare_root() {	# REL: root-REL with $ROOT_PKGS, once
 			die "no debootstrap (apt-get install debootstrap)"
 		echo "kernels: debootstrap --variant=minbase $rel into $r"
 		rm -rf "$r.tmp"
-		nice debootstrap --variant=minbase "$rel" "$r.tmp" "$MIRROR" >>"$LOG" 2>&1 ||
+		# shellcheck disable=SC2046
+		nice debootstrap --variant=minbase \
+			$([ -n "${APT_HOST:-}" ] && echo --cache-dir="$DEBS") \
+			"$rel" "$r.tmp" "$MIRROR" >>"$LOG" 2>&1 ||
 			die "debootstrap $rel failed (log: $LOG)"
 		{
+			# the release's standard suites: a kernel's headers
+			# pin its image's version, which may be a security
+			# update (setup.sh takes the host's newest)
 			echo "deb $MIRROR $rel main"
+			echo "deb $MIRROR $rel-updates main"
+			echo "deb $SECURITY $rel-security main"
 			[ "$rel" = trixie ] && echo "deb $MIRROR trixie-backports main"
-			[ "$rel" = bookworm ] && echo "deb $SECURITY bookworm-security main"
 		} >"$r.tmp/etc/apt/sources.list"
 		mv "$r.tmp" "$r"
 	fi
@@ -217,8 +239,12 @@ fetch)
 	[ "$(id -u)" -eq 0 ] || die "fetch needs root (debootstrap, chroot, mount)"
 	# shellcheck disable=SC2086
 	[ $# -gt 0 ] || set -- $KERNEL_SET
-	: >"$LOG"
-	apt_lists
+	[ -n "${APT_HOST:-}" ] || : >"$LOG"
+	if [ -n "${APT_HOST:-}" ]; then
+		DEBS=/var/cache/apt/archives
+	else
+		apt_lists
+	fi
 	for k in "$@"; do
 		k=${k%:fast}
 		if [ -e "/boot/vmlinuz-$k" ] && [ -d "/lib/modules/$k/build" ]; then
@@ -238,6 +264,20 @@ fetch)
 		echo "kernels: $k: ready ($((SECONDS - t0))s)"
 	done
 	;;
+suite)
+	{
+		for b in /lib/modules/*/build; do
+			[ -d "$b" ] || continue
+			k=$(basename "$(dirname "$b")")
+			[ -e "/boot/vmlinuz-$k" ] && echo "$k"
+		done
+		for m in "$CACHE"/*/suite; do
+			[ -e "$m" ] || continue
+			k=$(basename "$(dirname "$m")")
+			ready "$k" && echo "$k"
+		done
+	} | sort -uV
+	;;
 list)
 	for d in "$CACHE"/*/vmlinuz; do
 		[ -e "$d" ] || continue
@@ -250,7 +290,7 @@ set)
 	printf '%s\n' $KERNEL_SET
 	;;
 *)
-	echo "usage: $0 fetch [KREL...] | list | set" >&2
+	echo "usage: $0 fetch [KREL...] | list | set | suite" >&2
 	exit 2
 	;;
 esac

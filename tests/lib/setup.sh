@@ -7,9 +7,13 @@
 # there.  Output of apt and pip goes to a log; its tail is shown on failure.
 #
 # What it changes on the host:
-# - Debian packages (apt-get): the tools below and the kernels to test,
-#   whose images become boot entries: the newest installed image is the
-#   host's default boot kernel from then on (said before installing).
+# - Debian packages (apt-get): the tools below, and the headers of the
+#   kernels to test whose image the host already has in /boot.  No kernel
+#   image is installed: any other kernel of the release is fetched by
+#   tests/lib/kernels.sh into $PKTGEN_CACHE/kernels/KREL (its image
+#   unpacked there, its headers in a debootstrapped root of the release
+#   beside it), so the host's boot entries and default kernel stay as
+#   they are.
 # - virtme-ng (vng): Debian's package where the release has one at least
 #   $VNG_VERSION, else a venv of its own under $PKTGEN_CACHE (default
 #   ~/.cache/pktgen), with pip inside that venv only (no system-wide pip).
@@ -26,19 +30,23 @@ export DEBIAN_FRONTEND=noninteractive
 . /etc/os-release 2>/dev/null
 RELEASE=${VERSION_CODENAME:-unknown}
 
-APT_PKGS=(qemu-system-x86 busybox-static kmod tcpdump iproute2 ethtool procps
-	util-linux python3 python3-venv file ca-certificates make gcc sparse
-	dkms)
-# The kernels to test.  Debian 12 has 6.1 (linux-image-amd64) and 6.12
-# (linux-image-6.12-amd64); Debian 13 has 6.12 only (linux-image-amd64).
+# udev: vng's guest init names the virtio-serial ports (virtme.ret, which
+# carries the guest's exit status) through it; without udevd vng exits 255
+# after a run that went well.  A host with a kernel image installed has it
+# already (initramfs-tools pulls it in): a fresh one does not.
+APT_PKGS=(qemu-system-x86 busybox-static kmod udev tcpdump iproute2 ethtool
+	procps util-linux python3 python3-venv file ca-certificates make gcc
+	sparse dkms)
+# The kernels to test, by their headers' metapackages.  Debian 12 has 6.1
+# (linux-headers-amd64) and 6.12 (linux-headers-6.12-amd64); Debian 13 has
+# 6.12 only (linux-headers-amd64).
 case $RELEASE in
 bookworm)
-	KERNEL_PKGS=(linux-image-amd64 linux-headers-amd64
-		linux-image-6.12-amd64 linux-headers-6.12-amd64)
+	KERNEL_METAS=(linux-headers-amd64 linux-headers-6.12-amd64)
 	KERNEL_NOTE="Debian 12: 6.1 and 6.12" ;;
 *)
-	KERNEL_PKGS=(linux-image-amd64 linux-headers-amd64)
-	KERNEL_NOTE="Debian $RELEASE: its linux-image-amd64 only (6.12 on 13; no 6.1)" ;;
+	KERNEL_METAS=(linux-headers-amd64)
+	KERNEL_NOTE="Debian $RELEASE: its linux-headers-amd64 only (6.12 on 13; no 6.1)" ;;
 esac
 
 fail() {
@@ -70,22 +78,63 @@ for d in "${PYENV_ROOT:-$HOME/.pyenv}/shims" "$HOME/.local/bin"; do
 	case ":$PATH:" in *":$d:"*) ;; *) [ -d "$d" ] && PATH="$d:$PATH" ;; esac
 done
 
-missing=() kmissing=()
+# KREL of a headers metapackage: the linux-headers-KREL it depends on,
+# as installed (the host's kernel stays the one tested), else as apt
+# would install it
+krel_of() {
+	if installed "$1"; then
+		dpkg-query -W -f='${Depends}' "$1" | tr ',' '\n'
+	else
+		apt-cache depends "$1" 2>/dev/null | sed -n 's/^ *Depends: //p'
+	fi | sed -n 's/^ *linux-headers-\([0-9][^ ]*\).*/\1/p' | head -n 1
+}
+
+# Each kernel to test is either the host's own (its image in /boot: its
+# headers are installed here) or fetched into the cache by kernels.sh
+# (image unpacked, headers in a debootstrapped root of the release: the
+# headers of Debian 12's 6.12 depend on its image, so they cannot go on
+# the host without installing that image as the host's).
+missing=() hosted=() fetched=()
 for p in "${APT_PKGS[@]}"; do
 	installed "$p" || missing+=("$p")
 done
-for p in "${KERNEL_PKGS[@]}"; do
-	installed "$p" || kmissing+=("$p")
+[ -n "$(apt-cache policy "${KERNEL_METAS[0]}" 2>/dev/null |
+	sed -n 's/^ *Candidate: \([^(]\)/\1/p')" ] ||
+	{ [ "$(id -u)" -eq 0 ] && apt-get update >>"$LOG" 2>&1 && apt_updated=1; }
+for m in "${KERNEL_METAS[@]}"; do
+	k=$(krel_of "$m")
+	[ -n "$k" ] || fail "$m: which linux-headers-KREL does it depend on? (apt-get update?)"
+	if [ -e "/boot/vmlinuz-$k" ]; then
+		hosted+=("$k")
+		installed "linux-headers-$k" || missing+=("linux-headers-$k")
+	else
+		fetched+=("$k")
+	fi
 done
-if [ ${#kmissing[@]} -gt 0 ]; then
-	echo "setup: kernels to test: $KERNEL_NOTE; installing ${kmissing[*]}"
-	case " ${kmissing[*]}" in *" linux-image-"*)
-		echo "setup: NOTE: a new linux-image package adds a boot entry; the" \
-			"newest kernel becomes this host's default at its next boot" ;;
-	esac
+note="setup: kernels to test: $KERNEL_NOTE"
+[ ${#hosted[@]} -gt 0 ] && note+="; in /boot: ${hosted[*]}"
+[ ${#fetched[@]} -gt 0 ] && note+="; into the cache: ${fetched[*]}"
+echo "$note"
+if [ ${#fetched[@]} -gt 0 ]; then
+	installed debootstrap || missing+=(debootstrap)
 fi
-[ ${#missing[@]} -gt 0 ] || [ ${#kmissing[@]} -gt 0 ] &&
-	apt_install "${missing[@]}" "${kmissing[@]}"
+[ ${#missing[@]} -gt 0 ] && apt_install "${missing[@]}"
+
+for k in "${fetched[@]}"; do
+	[ -e "$CACHE/kernels/$k/suite" ] &&
+		PKTGEN_CACHE=$CACHE "$(dirname "$0")/kernels.sh" list | grep -qxF "$k" &&
+		continue
+	[ "$(id -u)" -eq 0 ] || fail "need root to fetch $k"
+	echo "setup: $k: image unpacked into $CACHE/kernels/$k, headers into a" \
+		"debootstrapped $RELEASE root there (not installed as this host's;" \
+		"log: $LOG)"
+	t0=$SECONDS
+	KERNELS_LOG=$LOG PKTGEN_CACHE=$CACHE APT_HOST=1 \
+		"$(dirname "$0")/kernels.sh" fetch "$k" >>"$LOG" 2>&1 ||
+		fail "$k: tests/lib/kernels.sh fetch failed"
+	touch "$CACHE/kernels/$k/suite"
+	echo "setup: $k ready in $((SECONDS - t0))s"
+done
 
 # vng: VNG_VERSION or newer (Debian's package), or exactly the pin (pip)
 vng_ver() { "$1" --version 2>/dev/null | sed -n 's/^virtme-ng \([0-9.]*\).*/\1/p'; }
@@ -128,7 +177,6 @@ fi
 mkdir -p "$CACHE/bin"
 [ "$(readlink "$CACHE/bin/vng")" = "$VNG" ] || ln -sfn "$VNG" "$CACHE/bin/vng"
 
-kernels=$(for b in /lib/modules/*/build; do
-	[ -d "$b" ] && basename "$(dirname "$b")"; done | sort -V | tr '\n' ' ')
-[ -n "$kernels" ] || fail "no kernel headers in /lib/modules/*/build"
+kernels=$(PKTGEN_CACHE=$CACHE "$(dirname "$0")/kernels.sh" suite | tr '\n' ' ')
+[ -n "$kernels" ] || fail "no kernel with headers in /lib/modules/*/build and an image"
 echo "setup: ok: vng $(vng_ver "$VNG") at $VNG, kernels: ${kernels% }"

@@ -4,11 +4,14 @@
 # Host side: boot each kernel in a virtme-ng VM (TCG) and run the tests
 # (check) or the demo (run) there.
 #
-#	tests/lib/vm.sh check [KV...]	every installed kernel by default
-#	tests/lib/vm.sh run [KV]	the newest kernel by default
-# A KV without /boot/vmlinuz-KV boots the kernel of that release in
-# tests/lib/kernels.sh's cache, else /lib/modules/KV/build's bzImage (the
-# debug kernel of `make debug-kernel`); neither is ever a default.
+#	tests/lib/vm.sh check [KV...]	every kernel of `kernels.sh suite` by default
+#	tests/lib/vm.sh run [KV]	the newest of them by default
+# (those with headers in /lib/modules/KV/build and an image in /boot or
+# unpacked by tests/lib/setup.sh into the cache)
+# A KV without /boot/vmlinuz-KV boots its image in tests/lib/kernels.sh's
+# cache, else /lib/modules/KV/build's bzImage (the debug kernel of `make
+# debug-kernel`, never a default; nor are the cached kernels whose headers
+# are in a build root, `make kernels`).
 #
 # A KV written KV:fast runs only the tests of FAST_TESTS (default: the
 # differential subset below) in that VM; tests/lib/check.sh's matrix.
@@ -55,14 +58,11 @@ PATH=$(dirname "$(readlink -f "$VNG")"):$PATH
 
 kernels=("$@")
 if [ ${#kernels[@]} -eq 0 ]; then
-	mapfile -t kernels < <(for b in /lib/modules/*/build; do
-		kv=$(basename "$(dirname "$b")")
-		[ -e "/boot/vmlinuz-$kv" ] && echo "$kv"
-	done | sort -V)
+	mapfile -t kernels < <("$REPO/tests/lib/kernels.sh" suite)
 	[ "$mode" = run ] && [ ${#kernels[@]} -gt 0 ] && kernels=("${kernels[-1]}")
 fi
 if [ ${#kernels[@]} -eq 0 ]; then
-	echo "vm.sh: no kernel with /boot/vmlinuz-KV and /lib/modules/KV/build" >&2
+	echo "vm.sh: no kernel with /lib/modules/KV/build and an image (run tests/lib/setup.sh)" >&2
 	exit 1
 fi
 
