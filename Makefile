@@ -163,6 +163,12 @@ kcsan-kernel:
 	tests/lib/setup.sh
 	PG_DEBUG_CONFIG=kcsan tests/lib/debug-kernel.sh
 
+# The same with the kernel uninstrumented and only our module watched
+# (tests/debug/kcsan-mod.config, 6.12.117-pgkcsanmod).
+kcsan-mod-kernel:
+	tests/lib/setup.sh
+	PG_DEBUG_CONFIG=kcsan-mod tests/lib/debug-kernel.sh
+
 # Every test and the stress tests (STRESS=1); the debug kernel under TCG is
 # 5-10 times slower: longer limits per test and per VM (TEST_TIMEOUT,
 # VM_TIMEOUT override).  `STRESS=1 make check` runs the stress tests on the
@@ -188,7 +194,7 @@ style:
 .PHONY: kcsan-kernel
 .PHONY: kernels check-all
 .PHONY: install-built install-tools uninstall uninstall-tools version dkms-src dkms check-dkms check-fresh
-.PHONY: check-rxstat
+.PHONY: check-rxstat kcsan-mod-kernel
 
 # Benchmarks: the kernel's own pktgen.ko against ours, alternately in one
 # 6.12 VM; report under bench/results/.  BENCH_ARGS="--kernel all",

@@ -12,7 +12,8 @@
 # config fragment, the source package version and the compiler: a second
 # run with nothing changed only reinstalls.  Prints KREL last.
 # PG_DEBUG_CONFIG=NAME takes tests/debug/NAME.config instead (debug by
-# default; kcsan for `make kcsan-kernel`, KREL 6.12.117-pgkcsan): its own
+# default; kcsan for `make kcsan-kernel`, KREL 6.12.117-pgkcsan;
+# kcsan-mod, KREL 6.12.117-pgkcsanmod, only our module instrumented): its own
 # HASH, so its own build tree, from the same extracted source.
 set -eu
 
@@ -44,7 +45,12 @@ if [ ! -f "$SRC/.pg-extracted-$srcver" ]; then
 	touch "$SRC/.pg-extracted-$srcver"
 fi
 
-kmake() { make -C "$SRC" O="$OBJ" ARCH=x86_64 -j"$JOBS" "$@"; }
+# "# pg-make: VAR=value ..." lines of the fragment are make variables of
+# the kernel's build (in the hash with the fragment): kcsan-mod.config
+# builds the kernel with KCSAN_SANITIZE=n, so only modules built later
+# against it (ours) are instrumented
+read -ra MAKEVARS <<<"$(sed -n 's/^# pg-make: //p' "$FRAG" | tr '\n' ' ')"
+kmake() { make -C "$SRC" O="$OBJ" ARCH=x86_64 -j"$JOBS" "${MAKEVARS[@]}" "$@"; }
 
 if [ ! -f "$OBJ/.pg-built" ]; then
 	t0=$SECONDS
