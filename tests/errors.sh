@@ -123,14 +123,7 @@ w_res() { w_is "$1" "$2" "$3" && res_is "$2" "$4"; }
 wr_res() { wr_is "$1" "$2" "$3" && res_is "$2" "$4"; }
 # w_ret FILE BYTES: print write(2)'s return value (or -errno).
 w_ret() {
-	printf '%b' "$2" | ip netns exec "$N" /usr/bin/python3 -S -c '
-import os, sys
-d = sys.stdin.buffer.read()
-fd = os.open(sys.argv[1], os.O_WRONLY)
-try:
-    print(os.write(fd, d))
-except OSError as e:
-    print(-e.errno)' "$PG_PROC/$1"
+	printf '%b' "$2" | ip netns exec "$N" /usr/bin/python3 -S "$LIB_DIR/write_ret.py" "$PG_PROC/$1"
 }
 param() {	# DEV NAME: the value after "NAME: " in the Params lines
 	in_ns "$N" pg_read "$1" | sed -n "s/.* $2:\? \([^ ]*\).*/\1/p" | head -n1

@@ -94,59 +94,18 @@ modprobe_loads_ours() {
 # <= max, no errors; L2 Mb/s is pps * size * 8, L1 pps * (size + 20) * 8,
 # line_pct L1 / LINE, within 1 %.
 sweep_ok() {
-	python3 - "$@" <<-'EOF'
-	import csv, sys
-	rows = list(csv.DictReader(open(sys.argv[1])))
-	sizes = [int(s) for s in sys.argv[2].split(',')]
-	runs, line = int(sys.argv[3]), float(sys.argv[4])
-	got = [int(r['size']) for r in rows]
-	assert got == sizes, f'sizes {got} != {sizes}'
-	def near(a, b):
-	    return abs(a - b) <= 0.01 * b + 0.01
-	for r in rows:
-	    size, pps = int(r['size']), int(r['pps'])
-	    assert int(r['pkt_size']) == size - 4 and int(r['runs']) == runs, r
-	    assert 0 < int(r['pps_min']) <= pps <= int(r['pps_max']), r
-	    assert int(r['errors']) == 0 and float(r['elapsed']) > 0, r
-	    assert near(float(r['mbps']), pps * size * 8 / 1e6), r
-	    l1 = pps * (size + 20) * 8 / 1e6
-	    assert near(float(r['l1_mbps']), l1), r
-	    assert near(float(r['line_pct']), 100 * l1 / line), r
-	EOF
+	python3 "$LIB_DIR/tools_check.py" sweep "$@"
 }
 
 # png_ok FILE: a PNG that decodes (signature, IHDR, CRCs, pixel data size).
 png_ok() {
-	python3 - "$1" <<-'EOF'
-	import struct, sys, zlib
-	d = open(sys.argv[1], 'rb').read()
-	assert d[:8] == b'\x89PNG\r\n\x1a\n', 'signature'
-	pos, idat, w = 8, b'', 0
-	while pos < len(d):
-	    n, kind = struct.unpack('>I4s', d[pos:pos + 8])
-	    body = d[pos + 4:pos + 8 + n]
-	    assert struct.unpack('>I', d[pos + 8 + n:pos + 12 + n])[0] == zlib.crc32(body), kind
-	    if kind == b'IHDR':
-	        w, h = struct.unpack('>II', body[4:12])
-	    idat += body[4:] if kind == b'IDAT' else b''
-	    pos += 12 + n
-	assert len(zlib.decompress(idat)) == h * (1 + 3 * w), 'pixel data'
-	EOF
+	python3 "$LIB_DIR/tools_check.py" png "$1"
 }
 
 # wire_ok PCAP SIZES COUNT: COUNT pktgen frames of each size to DST (the
 # capture has no FCS: 4 bytes less).
 wire_ok() {
-	python3 "$PCAP_PY" "$1" | python3 -c '
-import collections, json, sys
-sizes, count, dst = [int(s) for s in sys.argv[1].split(",")], int(sys.argv[2]), sys.argv[3]
-lens = collections.Counter()
-for line in sys.stdin:
-    f = json.loads(line)
-    assert f.get("pktgen") and f["ip"]["dst"] == dst and f["ip"]["csum_ok"], f
-    lens[f["wire_len"]] += 1
-assert lens == {s - 4: count for s in sizes}, f"frames per size {dict(lens)}"
-' "$2" "$3" "$DST"
+	python3 "$LIB_DIR/tools_check.py" wire "$1" "$2" "$3" "$DST"
 }
 
 sweep() {	# NS DEV SIZES COUNT CSV PNG [OPTION...]
@@ -160,11 +119,7 @@ sweep() {	# NS DEV SIZES COUNT CSV PNG [OPTION...]
 # each run lasted at least that, and less than 10 s
 sweep_duration() {
 	sweep "$NS" "$DEV_D" 64,1518 0 "$1" "$1.png" -D 0.5 || return 1
-	python3 -c '
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-assert len(rows) == 2 and all(0.5 <= float(r["elapsed"]) < 10 and int(r["pps"]) > 0
-                              for r in rows), rows' "$1"
+	python3 "$LIB_DIR/tools_check.py" duration "$1"
 }
 
 # top_ok OUT: pktgen-top saw dum0 sending (a refresh with PPS > 0 and
@@ -206,20 +161,7 @@ top_json() {
 	pg_start_ns "$NS" || rc=$?
 	wait_until 30 eval "! kill -0 $pid" || { echo "pktgen-top still running"; return 1; }
 	wait "$pid" || { echo "pktgen-top exit $?"; return 1; }
-	python3 - "$1" "$DEV_D" <<'PYEOF' || return 1
-import json, sys
-objs = [json.loads(l) for l in open(sys.argv[1])]
-dev = sys.argv[2]
-last = objs[-1]
-tot = {t["row"]: t for t in last["totals"]}
-sent = sum(d["sent"] for d in last["devices"])
-ok = len(last["devices"]) == 2 and set(tot) == {dev + " (2)", "all"} and \
-    tot["all"]["sent"] == sent == tot[dev + " (2)"]["sent"] and sent > 0 and \
-    all(r.startswith("OK:") for r in last["results"].values()) and \
-    len(last["results"]) == 2
-print(len(objs), "refreshes; last:", json.dumps(last))
-sys.exit(0 if ok else 1)
-PYEOF
+	python3 "$LIB_DIR/tools_check.py" top-json "$1" "$DEV_D" || return 1
 	in_ns "$NS" pg_set kpktgend_1 rem_device_all
 	return "$rc"
 }
@@ -290,11 +232,6 @@ check "pktgen-top: exit 3 when no device runs within -w" eval '
 	rc=0; ip netns exec "$NS" "$TOOLS/pktgen-top" -w 0.5 >/dev/null 2>&1 || rc=$?
 	[ "$rc" -eq 3 ] || { echo "exit $rc"; false; }'
 check "pgstats --json: an object per device, numbers as numbers" eval '
-	ip netns exec "$NS" "$TOOLS/pgstats" --json | python3 -c "
-import json, sys
-devs = json.load(sys.stdin)
-d = {x[\"device\"]: x for x in devs}
-assert \"$DEV_D\" in d, devs
-assert isinstance(d[\"$DEV_D\"][\"pkts_sofar\"], int) and d[\"$DEV_D\"][\"pkts_sofar\"] > 0, d
-"'
+	ip netns exec "$NS" "$TOOLS/pgstats" --json |
+		python3 "$LIB_DIR/tools_check.py" pgstats-json "$DEV_D"'
 ktap_finish

@@ -25,77 +25,7 @@
 IPA=10.99.0.1 IPB=10.99.0.2
 NSEQ=40 NRND=200
 
-# Range checker: pcap.py's JSON lines on stdin; argv[1] = JSON list of runs
-# {lab, n, checks: [[name, field, kind, values], ...]} where field is one of
-# ip.src ip.dst udp.sport udp.dport src dst len, kind "seq" (the field over
-# the run is `values` repeated) or "set" (every value is in `values` and
-# every one of `values` occurs).  The capture is split into runs where the
-# pktgen seq restarts at 1.  Per run it also checks the frame count / seq
-# and that every length field matches the frame size.
-CHECKER='
-import json, sys
-runs = json.loads(sys.argv[1])
-allf = [json.loads(l) for l in sys.stdin if l.strip()]
-other = [f for f in allf if "pktgen" not in f]
-parts = []
-for f in allf:
-    if "pktgen" in f:
-        if f["pktgen"]["seq"] == 1 or not parts:
-            parts.append([])
-        parts[-1].append(f)
-
-def get(f, field):
-    v = f
-    for k in field.split("."):
-        v = v[k]
-    return v
-
-for i, r in enumerate(runs):
-    fr = parts[i] if i < len(parts) else []
-    n = r["n"]
-
-    def check(name, why):
-        print(("PASS %s: %s" % (r["lab"], name)) if why is None else
-              ("FAIL %s: %s|%s" % (r["lab"], name, why)))
-
-    seqs = [f["pktgen"]["seq"] for f in fr]
-    why = None
-    if seqs != list(range(1, n + 1)):
-        why = "%d frames, seqs %s" % (len(fr), seqs[:20])
-    elif i == 0 and other:
-        why = "%d non-pktgen frames, first: %s" % (len(other), json.dumps(other[0]))
-    check("%d frames, seq 1..%d" % (n, n), why)
-    why = None
-    for f in fr:
-        try:
-            ok = (f["ip"]["tot_len"] == f["len"] - 14 and
-                  f["udp"]["len"] == f["len"] - 34 and
-                  f["pktgen"]["pad_len"] == f["len"] - 58 and
-                  f["pktgen"]["pad_zero"] and f["ip"]["csum_ok"])
-        except KeyError:
-            ok = False
-        if not ok:
-            why = "frame %d: %s" % (f["n"], json.dumps(f))
-            break
-    check("ip/udp lengths match each frame size, ip csum ok", why)
-    for name, field, kind, values in r["checks"]:
-        try:
-            got = [get(f, field) for f in fr]
-        except KeyError as e:
-            check(name, "missing %s" % e)
-            continue
-        why = None
-        if kind == "seq":
-            want = [values[k % len(values)] for k in range(len(got))]
-            if not got or got != want:
-                why = "got %s, want %s" % (got, want)
-        else:
-            out = sorted(set(v for v in got if v not in values), key=str)
-            miss = sorted(set(values) - set(got), key=str)
-            if not got or out or miss:
-                why = "outside %s: %s; never seen: %s" % (values, out, miss)
-        check(name, why)
-'
+# range checker: tests/lib/wire_ranges_check.py
 
 ns_cat() { ip netns exec "$1" cat "$2"; }
 
@@ -206,7 +136,7 @@ one_run random "$NRND" "$RND_CHECKS" "count $NRND" \
 cap_stop
 
 runs=$(IFS=,; echo "[${RUNS[*]}]")
-out=$("$PCAP_PY" "$TMP/ranges.pcap" | python3 -c "$CHECKER" "$runs" 2>&1)
+out=$("$PCAP_PY" "$TMP/ranges.pcap" | python3 "$LIB_DIR/wire_ranges_check.py" "$runs" 2>&1)
 ktap_report <<<"$out"
 
 ktap_finish

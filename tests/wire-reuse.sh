@@ -19,69 +19,8 @@
 
 N_XMIT=3000 BURST=32 N_RECV=$((BURST * 64)) DST=10.97.0.2
 
-# HOLDER DEV READY GO OUT: a raw packet socket on DEV with a 64 MiB
-# queue; READY is created once it is bound, and once GO exists the queue
-# is read and every pktgen frame written to OUT as "seq ipid csum_ok".
-HOLDER='
-import os, socket, struct, sys, time
-dev, ready, go, out = sys.argv[1:5]
-s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
-s.setsockopt(socket.SOL_SOCKET, 33, 64 << 20)	# SO_RCVBUFFORCE
-s.bind((dev, 0))
-open(ready, "w").close()
-while not os.path.exists(go):
-    time.sleep(0.05)
-s.setblocking(False)
+# the holder (tests/lib/pktsock_hold.py) and its checker (wire_reuse_check.py)
 
-def csum_ok(h):
-    t = sum(struct.unpack("!10H", h))
-    while t >> 16:
-        t = (t & 0xffff) + (t >> 16)
-    return t == 0xffff
-
-with open(out, "w") as f:
-    while True:
-        try:
-            fr = s.recv(2048)
-        except BlockingIOError:
-            break
-        if len(fr) < 50 or fr[12:14] != b"\x08\x00":
-            continue
-        ip = fr[14:34]
-        magic, seq = struct.unpack("!II", fr[42:50])
-        if magic != 0xbe9be955:
-            continue
-        f.write("%d %d %d\n" % (seq, struct.unpack("!H", ip[4:6])[0],
-                                csum_ok(ip)))
-'
-
-# CHECK N BURST < holder output: one line, "ok" or what is wrong.
-CHECK='
-import sys
-n, burst = int(sys.argv[1]), int(sys.argv[2])
-rows = [tuple(map(int, l.split())) for l in sys.stdin if l.strip()]
-why = []
-if len(rows) != n:
-    why.append("%d frames queued, %d sent" % (len(rows), n))
-if any(not c for _, _, c in rows):
-    why.append("a bad IP header checksum")
-# the pktgen seq of each injection/frame, in order: 1, 2, 3 ... for
-# start_xmit; BURST frames each of 1, 1+BURST, 1+2*BURST ... for a burst
-want = [1 + (i // burst) * burst for i in range(n)]
-seqs = [s for s, _, _ in rows]
-if seqs != want[:len(seqs)]:
-    i = next(i for i, (a, b) in enumerate(zip(seqs, want)) if a != b)
-    why.append("frame %d has seq %d, want %d (seqs %s)" %
-               (i, seqs[i], want[i], seqs[max(0, i - 3):i + 4]))
-ids = {}
-for s, ipid, _ in rows:
-    ids.setdefault(s, set()).add(ipid)
-if any(len(v) != 1 for v in ids.values()):
-    why.append("frames of one packet with different IP ids")
-if len(set(min(v) for v in ids.values())) != len(ids):
-    why.append("two packets with one IP id")
-print("ok" if not why else "; ".join(why))
-'
 
 ktap_header
 ktap_plan 8
@@ -127,7 +66,7 @@ run() {
 	[ "$dev" = d0 ] && ns=$NSA rdev=d0
 	rm -f "$TMP/ready" "$TMP/go" "$TMP/out"
 	if [ "$hold" = hold ]; then
-		ip netns exec "$ns" python3 -c "$HOLDER" "$rdev" "$TMP/ready" \
+		ip netns exec "$ns" python3 "$LIB_DIR/pktsock_hold.py" "$rdev" "$TMP/ready" \
 			"$TMP/go" "$TMP/out" &
 		pid=$!
 		if ! wait_until 30 test -e "$TMP/ready"; then
@@ -149,7 +88,7 @@ run() {
 	[ -n "$pid" ] || return 0
 	touch "$TMP/go"
 	wait "$pid"
-	out=$(python3 -c "$CHECK" "$n" "$burst" <"$TMP/out" 2>&1)
+	out=$(python3 "$LIB_DIR/wire_reuse_check.py" "$n" "$burst" <"$TMP/out" 2>&1)
 	if [ "$out" = ok ]; then
 		ktap_pass "$lab: every held frame carries its own packet"
 	else
