@@ -55,10 +55,7 @@ setup() {
 	MACB=$(ip netns exec "$NSB" cat /sys/class/net/vB/address)
 	cap_start "$NSB" vB "$TMP/aliases.pcap"
 }
-if ! setup >"$TMP/setup.log" 2>&1; then
-	ktap_fail "setup" "$(cat "$TMP/setup.log")"
-	ktap_finish
-fi
+ktap_setup setup
 
 a() { in_ns "$NSA" "$@"; }	# pktgen I/O in NSA
 

@@ -119,9 +119,7 @@ setup() {
 	pg_load || return 1
 	ns_create NS || return 1
 	dummy_create "$NS" "$DEV" || return 1
-	THR=$(ip netns exec "$NS" ls /proc/net/pktgen | grep kpktgend_ |
-		sort -V | head -n 1)
-	[ -n "$THR" ] || return 1
+	THR=$(pg_first_thread "$NS") || return 1
 	in_ns "$NS" pg_write "$THR" "add_device $DEV" || return 1
 	HAS_SHARED=no
 	if pg_is_ours || dev_file | grep -q '^     Flags: .*SHARED'; then
@@ -135,10 +133,7 @@ cleanup_push "rm -rf $TMP"
 ktap_header
 ktap_plan 46
 
-if ! setup >"$TMP/setup.log" 2>&1; then
-	ktap_fail "setup" "$(cat "$TMP/setup.log")"
-	ktap_finish
-fi
+ktap_setup setup
 
 # 1. count 1000 x 60 bytes: counters, seq_num and the Result text.
 N=1000

@@ -136,10 +136,7 @@ has() { grep -qE -- "$2" "$1" || { echo "no /$2/ in $1:"; cat "$1"; false; }; }
 ktap_header
 ktap_plan 64
 
-if ! setup >"$TMP/setup.log" 2>&1; then
-	ktap_fail "setup" "$(cat "$TMP/setup.log")"
-	ktap_finish
-fi
+ktap_setup setup
 
 # ------------------------------------------------------------ 1. listening
 NR=$(( ${#FORMS[@]} * PER ))

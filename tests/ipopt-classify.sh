@@ -88,10 +88,6 @@ sink_is() {
 
 ip_hdr_errors() { ip netns exec "$R" awk '/^Ip: [0-9]/ { print $5 }' /proc/net/snmp; }
 
-first_thread() {
-	ip netns exec "$1" ls /proc/net/pktgen | grep kpktgend_ | sort -V | head -n 1
-}
-
 setup() {
 	pg_load || return 1
 	ns_create S && ns_create R && ns_create K || return 1
@@ -106,8 +102,7 @@ setup() {
 	ip -n "$R" neigh add "$KIP" lladdr "$(mac_of "$K" k1)" dev r1 nud permanent &&
 		ip -n "$R" neigh add "$SIP" lladdr "$(mac_of "$S" s0)" dev r0 nud permanent ||
 		return 1
-	STHR=$(first_thread "$S") KTHR=$(first_thread "$K")
-	[ -n "$STHR" ] && [ -n "$KTHR" ] || return 1
+	STHR=$(pg_first_thread "$S") && KTHR=$(pg_first_thread "$K") || return 1
 	# both ends consume pktgen packets: no ICMP (with echoed options) back
 	rx_cmd "$S" "rx s0" && rx_cmd "$K" "rx k1" && rx_cmd "$K" "display script"
 }
@@ -123,11 +118,7 @@ ktap_header
 ktap_plan 50
 DMESG0=$(dmesg | wc -l)
 
-LOG=$(lib_tmpdir)/setup.log
-if ! setup >"$LOG" 2>&1; then
-	ktap_fail "setup" "$(cat "$LOG")"
-	ktap_finish
-fi
+ktap_setup setup
 
 # 1. the file before use
 check "ipopt exists, off, Result Idle" eval '
@@ -243,6 +234,7 @@ setup_x() {
 		devices "$S" "$STHR" y0 10.97.3.2 "$(mac_of "$X" x0)" "rr:2=0"
 }
 # in this shell, not check's subshell: X and its cleanup must stay known
+LOG=$(lib_tmpdir)/setup_x.log
 if setup_x >"$LOG" 2>&1; then
 	ktap_pass "netns X: ipopt on, S sends rr to it without end"
 else

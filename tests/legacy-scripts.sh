@@ -204,10 +204,7 @@ setup() {
 	ns_create NS || return 1
 	dummy_create "$NS" eth0 && dummy_create "$NS" eth1
 }
-if ! setup >"$TMP/setup.log" 2>&1; then
-	ktap_fail "setup" "$(cat "$TMP/setup.log")"
-	ktap_finish
-fi
+ktap_setup setup
 
 tx() { ip netns exec "$NS" cat "/sys/class/net/$1/statistics/tx_packets"; }
 

@@ -162,9 +162,7 @@ del_renamed() {
 setup() {
 	pg_load || return 1
 	ns_create NS || return 1
-	THR=$(ip netns exec "$NS" ls /proc/net/pktgen | grep kpktgend_ |
-		sort -V | head -n 1)
-	[ -n "$THR" ] || return 1
+	THR=$(pg_first_thread "$NS") || return 1
 	ip netns exec "$NS" sysctl -qw net.ipv6.conf.default.disable_ipv6=1 \
 		net.ipv6.conf.all.disable_ipv6=1 || return 1
 	# start the lib's write server from the main shell
@@ -183,10 +181,7 @@ cleanup_push "rm -rf $TMP"
 
 ktap_header
 
-if ! setup >"$TMP/setup.log" 2>&1; then
-	ktap_fail "setup" "$(cat "$TMP/setup.log")"
-	ktap_finish
-fi
+ktap_setup setup
 
 # 1. delete the bound net_device while idle.
 L="delete idle"

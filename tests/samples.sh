@@ -83,10 +83,7 @@ park() {	# NS VAR
 in_netns() { [ "$(readlink "/proc/$1/ns/net" 2>/dev/null)" = "$2" ]; }
 
 TMP=$(lib_tmpdir)
-if ! setup >"$TMP/setup.log" 2>&1; then
-	ktap_fail "setup" "$(cat "$TMP/setup.log")"
-	ktap_finish
-fi
+ktap_setup setup
 park "$NSA" PIDA
 park "$NSB" PIDB
 

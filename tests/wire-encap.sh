@@ -57,9 +57,7 @@ setup() {
 		ip netns exec "$NSB" tc filter add dev vethB ingress \
 			matchall action drop || return 1
 	MACB=$(ns_cat "$NSB" /sys/class/net/vethB/address) || return 1
-	THR=$(ip netns exec "$NSA" ls /proc/net/pktgen | grep kpktgend_ |
-		sort -V | head -n 1)
-	[ -n "$THR" ] || return 1
+	THR=$(pg_first_thread "$NSA") || return 1
 	in_ns "$NSA" pg_write "$THR" "add_device vethA" || return 1
 	WIRE_NS=$NSA WIRE_DEV=vethA
 	configure "pkt_size $SIZE" "dst $IPB" "dst_mac $MACB" || echo "$CONF_WHY"
@@ -92,10 +90,7 @@ mpls_words() {
 
 ktap_header
 
-if ! setup >"$TMP/setup.log" 2>&1 || [ -s "$TMP/setup.log" ]; then
-	ktap_fail "setup" "$(cat "$TMP/setup.log")"
-	ktap_finish
-fi
+ktap_setup setup quiet
 if ! cap_start "$NSB" vethB "$TMP/b.pcap"; then
 	ktap_fail "capture on vethB"
 	ktap_finish

@@ -67,9 +67,7 @@ setup() {
 	MACB=$(ns_cat "$NSB" /sys/class/net/vethB/address) || return 1
 	# B drops ARP too: the router gets B's address statically
 	ip -n "$NSR" neigh add "$IPB" lladdr "$MACB" dev vethR1 nud permanent || return 1
-	THR=$(ip netns exec "$NSA" ls /proc/net/pktgen | grep kpktgend_ |
-		sort -V | head -n 1)
-	[ -n "$THR" ] || return 1
+	THR=$(pg_first_thread "$NSA") || return 1
 	in_ns "$NSA" pg_write "$THR" "add_device vethA" || return 1
 	WIRE_NS=$NSA WIRE_DEV=vethA
 	configure "pkt_size $SIZE" "src_min $IPA" "src_max $IPA" "dst $IPB" \
@@ -105,10 +103,7 @@ if ! pg_is_ours; then
 	ktap_finish
 fi
 
-if ! setup >"$TMP/setup.log" 2>&1 || [ -s "$TMP/setup.log" ]; then
-	ktap_fail "setup" "$(cat "$TMP/setup.log")"
-	ktap_finish
-fi
+ktap_setup setup quiet
 
 # --- the write side
 FORM="ip_opt takes none, or a comma-separated list of ra[:v], rr:<n>, ts:tsonly:<n>, ts:tsandaddr:<n>, ts:prespec:<a>/..., lsrr:<a>/..., ssrr:<a>/..., sec, nop[:n], eol, hex:<bytes>"

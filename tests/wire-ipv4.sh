@@ -78,16 +78,11 @@ setup() {
 			matchall action drop || return 1
 	MACA=$(ns_cat "$NSA" /sys/class/net/vethA/address) &&
 		MACB=$(ns_cat "$NSB" /sys/class/net/vethB/address) || return 1
-	THR=$(ip netns exec "$NSA" ls /proc/net/pktgen | grep kpktgend_ |
-		sort -V | head -n 1)
-	[ -n "$THR" ] || return 1
+	THR=$(pg_first_thread "$NSA") || return 1
 	in_ns "$NSA" pg_write "$THR" "add_device vethA"
 }
 
-if ! setup >"$TMP/setup.log" 2>&1; then
-	ktap_fail "setup" "$(cat "$TMP/setup.log")"
-	ktap_finish
-fi
+ktap_setup setup
 
 if ! cap_start "$NSB" vethB "$TMP/wire.pcap"; then
 	ktap_fail "capture on vethB"

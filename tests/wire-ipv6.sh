@@ -69,19 +69,14 @@ setup() {
 	LL=$(ip -n "$NSA" -6 -o addr show dev vethA scope link |
 		sed -n 's|.* inet6 \(fe80[^/]*\)/.*|\1|p')
 	[ -n "$LL" ] || { echo "no link-local address on vethA"; return 1; }
-	THR=$(ip netns exec "$NSA" ls /proc/net/pktgen | grep kpktgend_ |
-		sort -V | head -n 1)
-	[ -n "$THR" ] || return 1
+	THR=$(pg_first_thread "$NSA") || return 1
 	in_ns "$NSA" pg_write "$THR" "add_device vethA"
 	WIRE_NS=$NSA WIRE_DEV=vethA
 }
 
 ktap_header
 
-if ! setup >"$TMP/setup.log" 2>&1; then
-	ktap_fail "setup" "$(cat "$TMP/setup.log")"
-	ktap_finish
-fi
+ktap_setup setup
 if ! cap_start "$NSB" vethB "$TMP/b.pcap"; then
 	ktap_fail "capture on vethB"
 	ktap_finish

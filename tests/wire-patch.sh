@@ -52,15 +52,10 @@ setup() {
 	dummy_create "$NSA" d0 || return 1
 	# UDPCSUM: the sum computed here, not left to the device
 	ip netns exec "$NSA" ethtool -K d0 tx off >/dev/null || return 1
-	THR=$(ip netns exec "$NSA" ls /proc/net/pktgen | grep kpktgend_ |
-		sort -V | head -n 1)
-	[ -n "$THR" ]
+	THR=$(pg_first_thread "$NSA")
 }
 
-if ! setup >"$TMP/setup.log" 2>&1; then
-	ktap_fail "setup" "$(cat "$TMP/setup.log")"
-	ktap_finish
-fi
+ktap_setup setup
 
 # run NAME WHAT OFF CMDS: configure d0 from scratch, sample, check.
 run() {

@@ -173,10 +173,7 @@ setup() {
 
 ktap_header
 
-if ! setup >"$TMP/setup.log" 2>&1 || [ -s "$TMP/setup.log" ]; then
-	ktap_fail "setup" "$(cat "$TMP/setup.log")"
-	ktap_finish
-fi
+ktap_setup setup quiet
 if ! cap_start "$NSB" vethB "$TMP/b.pcap" || ! cap_start "$NSA" vethA "$TMP/a.pcap"; then
 	ktap_fail "captures on vethB and vethA"
 	ktap_finish

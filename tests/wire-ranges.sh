@@ -68,9 +68,7 @@ setup() {
 	ip netns exec "$NSB" tc qdisc add dev vethB clsact &&
 		ip netns exec "$NSB" tc filter add dev vethB ingress \
 			matchall action drop || return 1
-	THR=$(ip netns exec "$NSA" ls /proc/net/pktgen | grep kpktgend_ |
-		sort -V | head -n 1)
-	[ -n "$THR" ] || return 1
+	THR=$(pg_first_thread "$NSA") || return 1
 	in_ns "$NSA" pg_write "$THR" "add_device vethA"
 }
 
@@ -121,10 +119,7 @@ RND_CHECKS='[
 ktap_header
 ktap_plan $((2 * (1 + 2 + 7)))
 
-if ! setup >"$TMP/setup.log" 2>&1; then
-	ktap_fail "setup" "$(cat "$TMP/setup.log")"
-	ktap_finish
-fi
+ktap_setup setup
 if ! cap_start "$NSB" vethB "$TMP/ranges.pcap"; then
 	ktap_fail "capture on vethB"
 	ktap_finish

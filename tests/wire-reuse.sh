@@ -33,15 +33,10 @@ setup() {
 	veth_create "$NSA" vethA "$NSB" vethB || return 1
 	dummy_create "$NSA" d0 || return 1
 	MACB=$(ip netns exec "$NSB" cat /sys/class/net/vethB/address) || return 1
-	THR=$(ip netns exec "$NSA" ls /proc/net/pktgen | grep kpktgend_ |
-		sort -V | head -n 1)
-	[ -n "$THR" ]
+	THR=$(pg_first_thread "$NSA")
 }
 
-if ! setup >"$TMP/setup.log" 2>&1; then
-	ktap_fail "setup" "$(cat "$TMP/setup.log")"
-	ktap_finish
-fi
+ktap_setup setup
 
 rx_packets() { ip netns exec "$1" cat "/sys/class/net/$2/statistics/rx_packets"; }
 

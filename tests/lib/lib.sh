@@ -403,6 +403,19 @@ pg_load() {
 	_pg_wait_loaded
 }
 
+# ktap_setup FN [quiet]: run the test's set-up function FN in this shell
+# (its globals stay set), its output to a log; if FN fails (or, with quiet,
+# prints anything) report "setup" failed with the log and finish the test.
+ktap_setup() {
+	local log
+	lib_tmpdir >/dev/null
+	log=$_LIB_TMP/setup.log
+	if ! "$1" >"$log" 2>&1 || { [ "${2:-}" = quiet ] && [ -s "$log" ]; }; then
+		ktap_fail "setup" "$(cat "$log")"
+		ktap_finish
+	fi
+}
+
 # ---------------------------------------------------------------- netns
 # ns_create VAR: new netns with a random name (in $VAR), lo up, auto-deleted.
 ns_create() {
@@ -441,6 +454,14 @@ in_ns() {
 	else
 		ip netns exec "$ns" "$@"
 	fi
+}
+
+# pg_first_thread NS: print the first kpktgend_<cpu> of NS's pktgen
+# directory (by number), fail if there is none.
+pg_first_thread() {
+	local t
+	t=$(ip netns exec "$1" ls "$PG_PROC" | grep kpktgend_ | sort -V | head -n 1)
+	[ -n "$t" ] && echo "$t"
 }
 
 _dev_prep() {	# NS DEV: IPv6 off, up
