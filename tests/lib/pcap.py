@@ -37,8 +37,9 @@ more than the previous), seq_unique, src/dst/sport/dport value counts.
 
 Imported as a module (sys.path.insert(0, tests/lib); import pcap), it also
 gives test checkers: frames(path) (the decoded records), raw(path) (the
-frame bytes), field(rec, "ip6.src" / "vlans.0.vid"), first_bad() and
-check_runs(), the run-by-run driver described at check_runs.
+frame bytes), records(path) (with each frame's time: bench/gaps.py),
+field(rec, "ip6.src" / "vlans.0.vid"), first_bad() and check_runs(), the
+run-by-run driver described at check_runs.
 """
 
 import json
@@ -69,7 +70,10 @@ def csum16(data):
     return s
 
 
-def read_pcap(path):
+def records(path):
+    """(timestamp in ns, frame, original length) of every record; the
+    timestamps in microseconds or, with magic a1b23c4d (tcpdump
+    --time-stamp-precision=nano), nanoseconds."""
     with open(path, "rb") as f:
         data = f.read()
     if len(data) < 24:
@@ -81,17 +85,24 @@ def read_pcap(path):
         end = ">"
     else:
         raise ValueError("%s: not a classic pcap file" % path)
+    scale = 1 if magic in (b"\x4d\x3c\xb2\xa1", b"\xa1\xb2\x3c\x4d") else 1000
     linktype = struct.unpack(end + "I", data[20:24])[0]
     if linktype != 1:
         raise ValueError("%s: linktype %d, not EN10MB" % (path, linktype))
     off = 24
     while off + 16 <= len(data):
-        _, _, incl, orig = struct.unpack(end + "IIII", data[off:off + 16])
+        sec, frac, incl, orig = struct.unpack(end + "IIII", data[off:off + 16])
         off += 16
         frame = data[off:off + incl]
         off += incl
         if len(frame) < incl:
             break  # truncated last record (capture still running)
+        yield sec * 1_000_000_000 + frac * scale, frame, orig
+
+
+def read_pcap(path):
+    """(frame, original length) of every record."""
+    for _, frame, orig in records(path):
         yield frame, orig
 
 
@@ -215,6 +226,31 @@ def decode(frame, orig, n):
     elif etype in (0x8847, 0x8848):
         decode_mpls(frame[off + 2:], rec)
     return rec
+
+
+def pktgen_seq(frame):
+    """The pktgen seq of an Ethernet (802.1Q/802.1ad tags skipped) IPv4 or
+    IPv6 UDP frame, else None: what decode() finds as pktgen.seq, without
+    building its record and checksums, for captures of 10^5 frames under
+    TCG (bench/gaps.py)."""
+    off = 12
+    while frame[off:off + 2] in (b"\x81\x00", b"\x88\xa8"):
+        off += 4
+    etype, ip = frame[off:off + 2], off + 2
+    if etype == b"\x08\x00" and len(frame) >= ip + 20:
+        if frame[ip + 9] != 17 or struct.unpack("!H", frame[ip + 6:ip + 8])[0] & 0x1FFF:
+            return None
+        udp = ip + (frame[ip] & 0xF) * 4
+    elif etype == b"\x86\xdd" and len(frame) >= ip + 40:
+        if frame[ip + 6] != 17:
+            return None
+        udp = ip + 40
+    else:
+        return None
+    hdr = frame[udp + 8:udp + 24]
+    if len(hdr) < 16 or struct.unpack("!I", hdr[:4])[0] != PKTGEN_MAGIC:
+        return None
+    return struct.unpack("!I", hdr[4:8])[0]
 
 
 def summary(recs):
