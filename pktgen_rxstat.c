@@ -158,6 +158,27 @@ static void pg_rxs_epoch(struct pg_rxs_seq *q, u32 seq)
 	pg_rxs_win_set(q, seq);
 }
 
+/*
+ * With copies k (clone_skb, burst), the sender's seq_num advanced by each
+ * packet sent while the k packets of an skb carry its first number: a
+ * packet numbered s is one of s .. s + k - 1, and takes the lowest of them
+ * not yet seen.  A number W or more behind stays as it is (late), and so
+ * does one whose k numbers were all seen (a duplicate).
+ */
+static u32 pg_rxs_copy_of(const struct pg_rxs_seq *q, u32 seq)
+{
+	u32 j, x;
+
+	if (q->copies < 2 || q->max - seq >= PG_RXS_WINDOW)
+		return seq;
+	for (j = 0; j < q->copies; j++) {
+		x = seq + j;
+		if ((x - q->max && x - q->max < 1U << 31) || !pg_rxs_win_test(q, x))
+			return x;
+	}
+	return seq;
+}
+
 /* What @seq is to the epoch, without changing anything. */
 static enum pg_rxs_class pg_rxs_classify(const struct pg_rxs_seq *q, u32 seq)
 {
@@ -236,8 +257,11 @@ static void pg_rxs_restart(struct pg_rxs_seq *q)
 	q->prev_max = q->max;
 	q->cand_n = 0;
 	pg_rxs_epoch(q, q->cand[0]);
-	for (i = 1; i < PG_RXS_CONFIRM; i++)
-		pg_rxs_apply(q, q->cand[i], pg_rxs_classify(q, q->cand[i]));
+	for (i = 1; i < PG_RXS_CONFIRM; i++) {
+		u32 x = pg_rxs_copy_of(q, q->cand[i]);
+
+		pg_rxs_apply(q, x, pg_rxs_classify(q, x));
+	}
 }
 
 /*
@@ -258,13 +282,15 @@ static bool pg_rxs_continues(const struct pg_rxs_seq *q, u32 seq)
  * Count one packet's number and return its class.  A restart is told
  * from stragglers and copies by CONFIRM packets in a row that each went
  * back (duplicate or late), the first at most W, each 1..W above the one
- * before, and a packet after them that does not continue the old run:
+ * before (or, with copies, equal to it), and a packet after them that does not continue the old run:
  * that packet confirms the restart (q->restarts grows) and is then counted
  * in the new epoch.
  */
 enum pg_rxs_class pg_rxs_seq_track(struct pg_rxs_seq *q, u32 seq)
 {
 	enum pg_rxs_class c;
+	bool rises;
+	u32 x;
 
 	if (!q->started) {
 		pg_rxs_epoch(q, seq);
@@ -276,13 +302,17 @@ enum pg_rxs_class pg_rxs_seq_track(struct pg_rxs_seq *q, u32 seq)
 		else
 			pg_rxs_restart(q);
 	}
-	c = pg_rxs_classify(q, seq);
-	pg_rxs_apply(q, seq, c);
+	x = pg_rxs_copy_of(q, seq);
+	c = pg_rxs_classify(q, x);
+	pg_rxs_apply(q, x, c);
 	if (c != PG_RXS_DUPLICATE && c != PG_RXS_LATE) {
 		q->cand_n = 0;
 		return c;
 	}
-	if (!q->cand_n || seq - q->cand[q->cand_n - 1] - 1 >= PG_RXS_WINDOW) {
+	/* a new run's copies repeat its numbers */
+	rises = q->cand_n && (seq - q->cand[q->cand_n - 1] - 1 < PG_RXS_WINDOW ||
+			      (q->copies > 1 && seq == q->cand[q->cand_n - 1]));
+	if (!rises) {
 		q->cand_n = 0;
 		if (!seq || seq > PG_RXS_WINDOW)
 			return c;

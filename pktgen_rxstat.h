@@ -27,6 +27,8 @@
  * is that run's straggler if it is more than this nearer to its highest.
  */
 #define PG_RXS_STRAY		64
+/* Most copies a number may stand for (pgrx "copies"): the scan is per packet. */
+#define PG_RXS_COPIES_MAX	256
 /* Further ahead than this a number is not believed (malformed). */
 #define PG_RXS_SEQ_WILD		BIT(30)
 /* A stamp at least this far from the receiver's clock is malformed. */
@@ -55,6 +57,7 @@ enum pg_rxs_class {
 struct pg_rxs_seq {
 	bool started;
 	bool have_prev;			/* an earlier epoch existed */
+	u32 copies;			/* packets per number sent (0, 1: one) */
 	u32 first;			/* lowest number of the epoch */
 	u32 max;			/* highest number of the epoch */
 	u32 prev_max;			/* highest number of the epoch before */

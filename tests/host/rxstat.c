@@ -5,7 +5,8 @@
  * their exact figures, then a property test that generates sequences
  * (loss, bounded and unbounded reordering, near and far duplicates,
  * restarts after short and long runs, 32-bit wrap, 2^31-long epochs,
- * clock steps, absurd stamps) and compares every figure with the
+ * steps of either wall clock, absurd stamps, clone_skb/burst copies with
+ * pgrx "copies" set or not) and compares every figure with the
  * reference model of rxstat_model.c.  KTAP on stdout.
  *
  *	rxstat [SEQUENCES [SEED]]	(tests/host/rxstat.sh builds and runs it)
@@ -214,6 +215,7 @@ static void model_count(struct m_model *m, const struct pkt *k)
 
 static struct impl S;
 static struct m_model M;
+static u32 copies;			/* the receiver's setting: pgrx "copies" */
 
 static void run(const struct pkt *k, int n, struct figures *fi, struct figures *fm)
 {
@@ -221,10 +223,12 @@ static void run(const struct pkt *k, int n, struct figures *fi, struct figures *
 	int i;
 
 	memset(&S, 0, sizeof(S));
+	S.q.copies = copies;
 	/* the model's set is cleared slot by slot: it is large */
 	while (M.nused)
 		M.set[M.used[--M.nused]] = 0;
 	memset(&M, 0, offsetof(struct m_model, set));
+	M.copies = copies;
 	for (i = 0; i < n; i++) {
 		to_in(&k[i], &in);
 		impl_count(&S, &in);
@@ -324,6 +328,49 @@ static void expect(const char *name, ...)
 
 enum { LOST, REORD, DUPS, LATE, RESTARTS, MALFORMED, FIRST, LAST };
 #define V(x)	((u64)(x))
+
+/* M numbers from 1, each sent K times as clone_skb/burst number them */
+static void add_copies(u32 m, u32 k)
+{
+	u32 i, j;
+
+	for (i = 0; i < m; i++)
+		for (j = 0; j < k; j++)
+			add(1 + i * k);
+}
+
+/* 6. copies of a number (clone_skb, burst) with pgrx "copies" */
+static void copies_cases(void)
+{
+	u32 s, i;
+
+	add_copies(100, 3);
+	expect("issue 28.6: 100 numbers x 3 copies, copies 1: lost 198, duplicates 200 (stock count)",
+	       LOST, V(198), DUPS, V(200), LAST, V(298), -1);
+	copies = 3;
+	add_copies(100, 3);
+	expect("issue 28.6: 100 numbers x 3 copies, copies 3: lost 0, duplicates 0, last 300",
+	       LOST, V(0), DUPS, V(0), REORD, V(0), FIRST, V(1), LAST, V(300), -1);
+	for (s = 0; s < 100; s++)	/* 4's third copy lost, 7 arrives 4 times */
+		for (i = 0; i < 3U + (s == 2) - (s == 1); i++)
+			add(1 + 3 * s);
+	expect("issue 28.6: copies 3, a copy of 4 lost, 7 duplicated: lost 1, duplicates 1",
+	       LOST, V(1), DUPS, V(1), -1);
+	add_copies(10, 3);
+	P[4] = P[3];			/* 4 twice and 4's copy lost: 3 packets of 4 */
+	expect("issue 28.6: copies 3, one copy of 4 lost, another duplicated: indistinguishable",
+	       LOST, V(0), DUPS, V(0), -1);
+	add_copies(2000, 3);
+	add_copies(100, 3);
+	expect("issue 28.6: copies 3, runs of 2000 and 100 numbers: restarts 1, lost 0",
+	       RESTARTS, V(1), LOST, V(0), DUPS, V(0), LAST, V(300), -1);
+	add_copies(100, 3);
+	for (np = 0; np < 300; np++)	/* 1, 4, 1, 4, ...: the copies interleaved */
+		P[np].seq = 1 + 3 * ((np / 6) * 2 + np % 2);
+	expect("issue 28.6: copies 3, two numbers' copies interleaved: reordered 2 per pair",
+	       LOST, V(0), DUPS, V(0), REORD, V(100), -1);
+	copies = 0;
+}
 
 static void gap_series(const u64 *gaps, int n)
 {
@@ -512,6 +559,26 @@ static void fixed_cases(void)
 	np = 0;
 
 	held_counter_mode();
+	copies_cases();
+
+	/*
+	 * 5. both wall clocks step back an hour mid-run: rate and gaps are on
+	 * the monotonic clock, latency on the stamps' (the span once wrapped)
+	 */
+	add_run(1, 1001);
+	for (i = 0; i < np; i++) {
+		s64 sendt;
+
+		if (i >= 500)
+			P[i].real_ns -= 3600 * NSEC_PER_SEC;
+		sendt = P[i].real_ns - 50000;
+		P[i].stamped = true;
+		P[i].tv_sec = sendt / NSEC_PER_SEC;
+		P[i].tv_nsec = sendt % NSEC_PER_SEC;
+	}
+	expect("issue 28.5: wall clocks step back 1 h mid-run: 1000 pps, 1000 gaps of 1 ms",
+	       24, V(1000), 19, V(1000), 20, V(1000000), 21, V(1000000), 11, V(50000),
+	       LOST, V(0), -1);
 
 	/* review: a packet malformed only in its stamp still counts in the ratio */
 	add(1);
@@ -552,19 +619,25 @@ static u64 below(u64 n)
 static u32 sent[M_MAXP];
 static int nsent;
 
-/* one sender run from @start: losses, bursts, jumps */
-static void gen_run(u32 start, int len, int loss_pct, bool jumps)
+/*
+ * one sender run from @start: losses, bursts, jumps; each skb sent @k
+ * times (clone_skb, burst; now and then a burst cut short) under its
+ * first number, seq_num advancing by every packet sent
+ */
+static void gen_run(u32 start, int len, int loss_pct, bool jumps, u32 k)
 {
-	u32 s = start;
+	u32 s = start, c, j;
 	int i;
 
-	for (i = 0; i < len && nsent < M_MAXP / 2; i++, s++) {
+	for (i = 0; i < len && nsent < M_MAXP / 2; i++) {
 		if (jumps && !below(20))
 			s += below(4) == 0 ? (1U << 30) - 1 - below(3) :
 			     below(2) ? PG_RXS_WINDOW + below(3) : below(1U << 29);
-		if (below(100) < (u64)loss_pct)
-			continue;
-		sent[nsent++] = s;
+		c = below(8) ? k : 1 + below(k);
+		for (j = 0; j < c && nsent < M_MAXP / 2; j++)
+			if (below(100) >= (u64)loss_pct)
+				sent[nsent++] = s;
+		s += c;
 	}
 }
 
@@ -573,9 +646,12 @@ static void gen_sequence(void)
 {
 	static const u32 starts[] = { 1, 2, 4096, 4097, 0xFFFFFF00, 0x7FFFFFF0, 100000 };
 	int runs = 1 + below(3), r, i, j, n;
-	s64 step = 0, offset = below(10) ? 0 : (s64)below(1ULL << 36) - (1LL << 35);
+	s64 step = 0, sstep = 0, offset = below(10) ? 0 : (s64)below(1ULL << 36) - (1LL << 35);
+	u32 kc = below(4) ? 1 : 2 + below(below(4) ? 3 : 7);
 	u64 t;
 
+	/* mostly the sender's copies; now and then a receiver set otherwise */
+	copies = below(10) ? kc : below(9);
 	nsent = 0;
 	for (r = 0; r < runs; r++) {
 		u32 st = r ? (below(4) ? 1 : 1 + below(8)) : starts[below(7)];
@@ -583,7 +659,7 @@ static void gen_sequence(void)
 		if (!below(8))
 			st = rnd();
 		gen_run(st, below(3) ? 1 + below(40) : 1 + below(600), below(3) ? 0 : below(30),
-			!below(4));
+			!below(4), kc);
 	}
 	n = nsent;
 	/* reordering: bounded swaps, or one packet moved far later */
@@ -622,11 +698,14 @@ static void gen_sequence(void)
 		mono += below(4) ? 1000000 + below(1000) : below(10) ? below(1ULL << 24) :
 			below(1ULL << 38);
 		k->mono_ns = mono;
-		if (!below(50))		/* the receiver's wall clock steps */
+		/* the receiver's wall clock steps, and the sender's */
+		if (!below(50))
 			step += (s64)below(1ULL << 36) - (1LL << 35);
+		if (!below(50))
+			sstep += (s64)below(1ULL << 36) - (1LL << 35);
 		k->real_ns = t + mono + step;
 		if (below(10)) {
-			sendt = k->real_ns - step - below(20000000) + offset;
+			sendt = k->real_ns - step + sstep - below(20000000) + offset;
 			k->stamped = true;
 			k->tv_sec = (u64)sendt / NSEC_PER_SEC;
 			k->tv_nsec = (u64)sendt % NSEC_PER_SEC;

@@ -19,6 +19,7 @@ enum { M_NEXT, M_REORD, M_DUP, M_LATE, M_WILD };
 struct m_model {
 	/* sequence */
 	bool started, have_prev;
+	u32 copies;			/* packets per number sent */
 	u64 first, max;			/* unwrapped */
 	u32 prev_max;			/* the previous epoch's highest, as sent */
 	u64 accepted;			/* numbers in the set */
@@ -114,6 +115,25 @@ static int m_class(struct m_model *m, u32 seq, bool add)
 	return M_REORD;
 }
 
+/*
+ * k copies: the sender counted each packet, the k packets of one skb
+ * carry the number of its first, so the packet numbered s is one of
+ * s .. s + k - 1, the lowest one not accepted yet; one of a number the
+ * wait W has passed, or all of whose k numbers are in, keeps its own
+ */
+static u32 m_copy_of(struct m_model *m, u32 seq)
+{
+	u64 x = m_unwrap(m, seq);
+	u32 j;
+
+	if (m->copies < 2 || x + M_W <= m->max)
+		return seq;
+	for (j = 0; j < m->copies; j++)
+		if (x + j > m->max || !m_in_set(m, x + j, false))
+			return seq + j;
+	return seq;
+}
+
 static void m_count(struct m_model *m, int c)
 {
 	if (c == M_REORD)
@@ -155,7 +175,7 @@ static void m_restart(struct m_model *m)
 	m->epoch_pkt = m->cand_pkt[0];
 	m_epoch(m, m->cand[0]);
 	for (i = 1; i < M_K; i++)
-		m_count(m, m_class(m, m->cand[i], true));
+		m_count(m, m_class(m, m_copy_of(m, m->cand[i]), true));
 }
 
 static void m_seq(struct m_model *m, u32 seq, int pkt)
@@ -180,15 +200,19 @@ static void m_seq(struct m_model *m, u32 seq, int pkt)
 		else
 			m_restart(m);
 	}
-	c = m_class(m, seq, true);
+	c = m_class(m, m_copy_of(m, seq), true);
 	m_count(m, c);
 	if (c != M_DUP && c != M_LATE) {
 		m->cand_n = 0;
 		return;
 	}
-	/* a possible restart: packets in a row that went back, from <= W, rising by 1..W */
-	if (m->cand_n && (u32)(seq - m->cand[m->cand_n - 1]) >= 1 &&
-	    (u32)(seq - m->cand[m->cand_n - 1]) <= M_W) {
+	/*
+	 * a possible restart: packets in a row that went back, from <= W,
+	 * rising by 1..W (or repeating a number: its copies)
+	 */
+	if (m->cand_n && (((u32)(seq - m->cand[m->cand_n - 1]) >= 1 &&
+			   (u32)(seq - m->cand[m->cand_n - 1]) <= M_W) ||
+			  (m->copies > 1 && seq == m->cand[m->cand_n - 1]))) {
 		;
 	} else {
 		m->cand_n = 0;
