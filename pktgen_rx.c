@@ -126,6 +126,7 @@ struct pg_rx_net {
 	unsigned int ndevs;
 	struct pg_rx_table __rcu *table;
 	int stats_mode;			/* enum pg_rx_stats_mode, read per packet */
+	u32 copies;			/* packets per number, taken by new streams */
 	bool script;			/* display script */
 	char result[PG_RESULT_LEN];
 };
@@ -302,7 +303,7 @@ static struct pg_rx_stream *pg_rx_lookup(struct pg_rx_table *t, const struct pg_
 
 /* The first packet of a stream; bounded by the stream limit. */
 static struct pg_rx_stream *pg_rx_create(struct pg_rx_table *t, const struct pg_rx_key *key,
-					 bool ns_res)
+					 bool ns_res, u32 copies)
 {
 	struct pg_rx_stream *s;
 	int slot, n;
@@ -318,6 +319,8 @@ static struct pg_rx_stream *pg_rx_create(struct pg_rx_table *t, const struct pg_
 	s = &t->streams[n];
 	s->key = *key;
 	s->ns_res = ns_res;
+	/* a stream counts with one setting throughout: a change mid-run would mix two */
+	s->seq.copies = copies;
 	/* publish the initialised stream to lookups (pg_rx_lookup) ... */
 	smp_store_release(&t->slots[slot], n + 1);
 	/* ... and to readers of the file (pg_rx_show) */
@@ -329,12 +332,6 @@ out:
 
 /* ---- packet path: counting -------------------------------------------------- */
 
-/*
- * Latency needs CLOCK_REALTIME (the sender stamps it); gaps and rate take
- * the monotonic clock under the stream's lock, so that they cannot step
- * and two CPUs read it in the order in which they count.  Counter mode
- * reads no clock.
- */
 /*
  * Latency needs CLOCK_REALTIME (what the sender stamps); gaps and rate
  * take the monotonic clock under the stream's lock, so that it cannot
@@ -403,7 +400,7 @@ static unsigned int pg_rx_hook(void *priv, struct sk_buff *skb,
 
 	s = pg_rx_lookup(t, &p.key, &slot);
 	if (unlikely(!s))
-		s = pg_rx_create(t, &p.key, p.key.has_id);
+		s = pg_rx_create(t, &p.key, p.key.has_id, READ_ONCE(rxn->copies));
 	if (likely(s))
 		pg_rx_count(s, &p, READ_ONCE(rxn->stats_mode));
 	else
@@ -659,6 +656,20 @@ static int pg_rx_cmd_statistics(struct pg_rx_net *rxn, const char *arg)
 	return -EINVAL;
 }
 
+static int pg_rx_cmd_copies(struct pg_rx_net *rxn, const char *arg)
+{
+	u32 n;
+
+	if (kstrtou32(arg, 10, &n) || !n || n > PG_RXS_COPIES_MAX) {
+		pg_rx_result(rxn, "ERROR: copies takes 1-%d (packets per sequence number)",
+			     PG_RXS_COPIES_MAX);
+		return -EINVAL;
+	}
+	WRITE_ONCE(rxn->copies, n);
+	pg_rx_result(rxn, "OK: copies=%u", n);
+	return 0;
+}
+
 static int pg_rx_cmd_display(struct pg_rx_net *rxn, const char *arg)
 {
 	if (strcmp(arg, "human") && strcmp(arg, "script")) {
@@ -682,6 +693,7 @@ static const struct pg_rx_cmd pg_rx_cmds[] = {
 	{ "rx_disable",	true,	true,	pg_rx_cmd_disable },
 	{ "rx_reset",	false,	false,	pg_rx_cmd_reset },
 	{ "statistics",	false,	true,	pg_rx_cmd_statistics },
+	{ "copies",	false,	true,	pg_rx_cmd_copies },
 	{ "display",	false,	true,	pg_rx_cmd_display },
 };
 
@@ -732,7 +744,7 @@ static int pg_rx_command(struct pg_rx_net *rxn, char *buf)
 		pg_rx_result(rxn, "ERROR: one command and at most one argument per write");
 	else
 		pg_rx_result(rxn, "ERROR: unknown command \"%.32s\" (%s)", name,
-			     "rx IF, rx_disable [IF], rx_reset, statistics counter|basic|time, display human|script");
+			     "rx IF, rx_disable [IF], rx_reset, statistics counter|basic|time, copies N, display human|script");
 	mutex_unlock(&rxn->lock);
 	return -EINVAL;
 }
@@ -1016,16 +1028,16 @@ static void pg_rx_show_head(struct seq_file *seq, struct pg_rx_net *rxn, int nst
 		list_for_each_entry(rxd, &rxn->devs, list)
 			seq_printf(seq, "%s%s", rxd->dev->name,
 				   list_is_last(&rxd->list, &rxn->devs) ? "" : ",");
-		seq_printf(seq, "\nstatistics=%s\nstreams=%d\nstreams_max=%d\noverflow_packets=%llu\n",
-			   mode, nstreams, PG_RX_MAX_STREAMS, overflow);
+		seq_printf(seq, "\nstatistics=%s\ncopies=%u\nstreams=%d\nstreams_max=%d\noverflow_packets=%llu\n",
+			   mode, READ_ONCE(rxn->copies), nstreams, PG_RX_MAX_STREAMS, overflow);
 		return;
 	}
 	seq_puts(seq, "Receiver on:");
 	list_for_each_entry(rxd, &rxn->devs, list)
 		seq_printf(seq, " %s", rxd->dev->name);
-	seq_printf(seq, "%s  statistics: %s  streams: %d/%d  overflow packets: %llu\n",
+	seq_printf(seq, "%s  statistics: %s  streams: %d/%d  overflow packets: %llu  copies: %u\n",
 		   list_empty(&rxn->devs) ? " (none)" : "", mode, nstreams, PG_RX_MAX_STREAMS,
-		   overflow);
+		   overflow, READ_ONCE(rxn->copies));
 }
 
 enum pg_rx_pass { PG_RX_SCRIPT, PG_RX_COUNTS, PG_RX_LATENCY, PG_RX_GAPS };
@@ -1136,6 +1148,7 @@ int pg_rx_net_init(struct pktgen_net *pn)
 	mutex_init(&rxn->lock);
 	INIT_LIST_HEAD(&rxn->devs);
 	rxn->stats_mode = PG_RX_STATS_TIME;
+	rxn->copies = 1;
 	rxn->entry = proc_create_data(PG_RX_NAME, 0600, pn->proc_dir, &pg_rx_proc_ops, rxn);
 	pg_proc_own(rxn->entry);
 	if (!rxn->entry) {

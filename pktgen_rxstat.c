@@ -282,9 +282,9 @@ static bool pg_rxs_continues(const struct pg_rxs_seq *q, u32 seq)
  * Count one packet's number and return its class.  A restart is told
  * from stragglers and copies by CONFIRM packets in a row that each went
  * back (duplicate or late), the first at most W, each 1..W above the one
- * before (or, with copies, equal to it), and a packet after them that does not continue the old run:
- * that packet confirms the restart (q->restarts grows) and is then counted
- * in the new epoch.
+ * before (or, with copies, equal to it), and a packet after them that
+ * does not continue the old run: that packet confirms the restart
+ * (q->restarts grows) and is then counted in the new epoch.
  */
 enum pg_rxs_class pg_rxs_seq_track(struct pg_rxs_seq *q, u32 seq)
 {
