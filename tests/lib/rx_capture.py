@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The receiver's figures recomputed from a capture of the frames it counted.
 
-    rx_capture.py LABEL PCAP [--skip N] KEY[:ABS[:REL]]... <RX_TEXT
+    rx_capture.py LABEL PCAP [--skip N [--count N]] [--copies K] KEY[:ABS[:REL]]... <RX_TEXT
 
 PCAP is tcpdump's capture on the receiving device (the packet tap runs
 just before the receiver's hook, so it sees the same frames in the same
@@ -20,7 +20,11 @@ Documentation/receiver.rst and not from pktgen_rx.c:
             of n - 1 frames (bytes x 8 x (n - 1) / n) / span
   sequence  lost (numbers from the first to the highest not seen),
             duplicates, reordered (RFC 4737: below the highest so far,
-            not seen before)
+            not seen before); with --copies K (pgrx "copies K": clone_skb
+            or burst, seq_num advancing by every packet sent, the K
+            packets of one skb numbered as its first) a frame numbered s
+            is one of s .. s+K-1, the lowest not seen yet (a duplicate
+            when all K were)
 
 Each KEY given is compared with RX_TEXT's KEY (display script): equal
 within ABS + REL x |capture value| (exact without ABS and REL).  The
@@ -83,7 +87,7 @@ def moments(v):
             "stddev": math.sqrt(max(var, 0))}
 
 
-def figures(fr):
+def figures(fr, copies=1):
     fig = {}
     lat = [t - st for t, _, st, _ in fr if st is not None]
     pos = sorted(x for x in lat if x >= 0)
@@ -107,8 +111,9 @@ def figures(fr):
     fig["rate_pps"] = (n - 1) * 1e9 / span if span else 0
     fig["rate_bps"] = nbytes * 8 * (n - 1) / n * 1e9 / span if span else 0
     seen, top, reord, dup = set(), None, 0, 0
-    for _, seq, _, _ in fr:
-        if seq in seen:
+    for _, num, _, _ in fr:
+        seq = next((num + j for j in range(copies) if num + j not in seen), None)
+        if seq is None:
             dup += 1
             continue
         if top is not None and seq < top:
@@ -123,11 +128,16 @@ def figures(fr):
 
 def main():
     label, path, args = sys.argv[1], sys.argv[2], sys.argv[3:]
-    skip = 0
+    skip, count, copies = 0, None, 1
     if args[:1] == ["--skip"]:
         skip, args = int(args[1]), args[2:]
+    if args[:1] == ["--count"]:
+        count, args = int(args[1]), args[2:]
+    if args[:1] == ["--copies"]:
+        copies, args = int(args[1]), args[2:]
     rx = dict(line.split("=", 1) for line in sys.stdin.read().splitlines() if "=" in line)
-    fig = figures(pktgen_frames(path)[skip:])
+    fr = pktgen_frames(path)[skip:]
+    fig = figures(fr[:count] if count is not None else fr, copies)
     for spec in args:
         key, _, tol = spec.partition(":")
         ab, _, rel = tol.partition(":")
