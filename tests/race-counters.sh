@@ -51,27 +51,8 @@ ns_create NS
 dummy_create "$NS" "$DEV"
 check "add_device $DEV" in_ns "$NS" pg_write kpktgend_0 "add_device $DEV"
 
-# loop.py FILE MODE SECONDS: read (r) FILE or write clear_counters (w) to
-# it until SECONDS have passed; prints the number of rounds
+# the readers and the writer: tests/lib/proc_loop.py
 tmp=$(lib_tmpdir)
-cat >"$tmp/loop.py" <<'EOF'
-import os, sys, time
-path, mode, end = sys.argv[1], sys.argv[2], time.monotonic() + float(sys.argv[3])
-n = 0
-while time.monotonic() < end:
-    fd = os.open(path, os.O_RDWR if mode == "w" else os.O_RDONLY)
-    try:
-        if mode == "w":
-            os.write(fd, b"clear_counters")
-        else:
-            while os.read(fd, 4096):
-                pass
-    except OSError:
-        pass
-    os.close(fd)
-    n += 1
-print(n)
-EOF
 
 sofar() {
 	in_ns "$NS" pg_read "$DEV" |
@@ -95,7 +76,7 @@ for mode in $MODES; do
 		pids=()
 		for a in "$PG_PROC/$DEV r" "$PG_PROC/pgstats r" "$PG_PROC/$DEV w"; do
 			# shellcheck disable=SC2086
-			ip netns exec "$NS" python3 "$tmp/loop.py" $a "$RACE_SECONDS" \
+			ip netns exec "$NS" python3 "$LIB_DIR/proc_loop.py" $a "$RACE_SECONDS" \
 				>"$tmp/rounds.${#pids[@]}" 2>&1 &
 			pids+=($!)
 		done

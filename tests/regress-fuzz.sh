@@ -62,33 +62,7 @@ one_run() {	# LABEL CLONE ENCAP...: configure, capture, run, check
 # the capture: COUNT frames of SIZE bytes, all with the tag; the pktgen
 # seq is the same for the CLONE sends of one skb and rises from 1
 frames_ok() {	# LABEL CLONE KIND
-	python3 - "$LIB_DIR" "$tmp/$1.pcap" "$2" "$3" "$COUNT" "$SIZE" <<-'EOF'
-	import sys
-	sys.path.insert(0, sys.argv[1])
-	import pcap
-	frs = pcap.frames(sys.argv[2])
-	clone, kind, count, size = int(sys.argv[3]), sys.argv[4], int(sys.argv[5]), int(sys.argv[6])
-	bad = []
-	if len(frs) != count:
-	    bad.append("%d frames, want %d" % (len(frs), count))
-	for f in frs:
-	    if f["wire_len"] != size:
-	        bad.append("frame %d: %d bytes" % (f["n"], f["wire_len"]))
-	    elif kind == "vlan" and [v["vid"] for v in f.get("vlans", [])] != [5]:
-	        bad.append("frame %d: vlans %s" % (f["n"], f.get("vlans")))
-	    elif kind == "mpls" and [m["label"] for m in f.get("mpls", [])] != [16]:
-	        bad.append("frame %d: mpls %s" % (f["n"], f.get("mpls")))
-	    elif "pktgen" not in f or not f["pktgen"]["pad_zero"]:
-	        bad.append("frame %d: no intact pktgen header/padding" % f["n"])
-	seqs = [f["pktgen"]["seq"] for f in frs if "pktgen" in f]
-	per = max(clone, 1)
-	firsts = [g[0] for g in (seqs[i:i + per] for i in range(0, len(seqs), per))]
-	same = all(len(set(seqs[i:i + per])) == 1 for i in range(0, len(seqs), per))
-	if not bad and not (same and firsts == sorted(set(firsts)) and seqs[:1] == [1]):
-	    bad.append("seqs %s...: want runs of %d equal, rising from 1" % (seqs[:24], per))
-	print("\n".join(bad[:5]))
-	sys.exit(1 if bad else 0)
-	EOF
+	python3 "$LIB_DIR/pcap_check.py" tags "$tmp/$1.pcap" "$2" "$3" "$COUNT" "$SIZE"
 }
 
 for clone in 0 10; do

@@ -8,8 +8,12 @@
     pcap_check.py rdos PCAP	(tests/samples.sh, pktgen.conf-1-1-rdos)
 	200 IPv4 packets to at least 190 addresses of 10.0.0.0/8, not in
 	increasing order
+    pcap_check.py tags PCAP CLONE KIND COUNT SIZE	(tests/regress-fuzz.sh)
+	COUNT frames of SIZE bytes, all with the tag (KIND vlan: VLAN id 5;
+	mpls: label 16) and an intact pktgen header and padding; the pktgen
+	seq is the same for the CLONE sends of one skb and rises from 1
 
-Both print what they counted.  The frames are tests/lib/pcap.py's.
+tap and rdos print what they counted, tags what is wrong.  The frames are tests/lib/pcap.py's.
 """
 
 import os
@@ -37,7 +41,32 @@ def rdos(path):
     return ok
 
 
-CHECKS = {"tap": tap, "rdos": rdos}
+def tags(path, clone, kind, count, size):
+    frs = pcap.frames(path)
+    clone, count, size = int(clone), int(count), int(size)
+    bad = []
+    if len(frs) != count:
+        bad.append("%d frames, want %d" % (len(frs), count))
+    for f in frs:
+        if f["wire_len"] != size:
+            bad.append("frame %d: %d bytes" % (f["n"], f["wire_len"]))
+        elif kind == "vlan" and [v["vid"] for v in f.get("vlans", [])] != [5]:
+            bad.append("frame %d: vlans %s" % (f["n"], f.get("vlans")))
+        elif kind == "mpls" and [m["label"] for m in f.get("mpls", [])] != [16]:
+            bad.append("frame %d: mpls %s" % (f["n"], f.get("mpls")))
+        elif "pktgen" not in f or not f["pktgen"]["pad_zero"]:
+            bad.append("frame %d: no intact pktgen header/padding" % f["n"])
+    seqs = [f["pktgen"]["seq"] for f in frs if "pktgen" in f]
+    per = max(clone, 1)
+    firsts = [g[0] for g in (seqs[i:i + per] for i in range(0, len(seqs), per))]
+    same = all(len(set(seqs[i:i + per])) == 1 for i in range(0, len(seqs), per))
+    if not bad and not (same and firsts == sorted(set(firsts)) and seqs[:1] == [1]):
+        bad.append("seqs %s...: want runs of %d equal, rising from 1" % (seqs[:24], per))
+    print("\n".join(bad[:5]))
+    return not bad
+
+
+CHECKS = {"tap": tap, "rdos": rdos, "tags": tags}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in CHECKS:
