@@ -175,10 +175,10 @@ check_kernel() {
 	echo "$p $f $s $bad $kv$sub: $p passed, $f failed, $s skipped$note" >"$OUT/result-$kv"
 }
 
-# VM_JOBS=N: up to N kernels' VMs at once.  A TCG guest of the suite keeps
-# about half a core busy (its tests wait on timers, captures and sleeps),
-# so two VMs on two cores overlap; each VM's output is printed when it
-# ends, whole.
+# VM_JOBS=N: up to N kernels' VMs at once, each VM's output printed whole
+# when it ends.  A whole suite keeps 1.24 of two cores busy on average,
+# but two TCG guests on two cores slowed rx-capture from 24 s to 70 s:
+# not make check's default.
 jobs=${VM_JOBS:-1}
 if [ "$jobs" -le 1 ]; then
 	for arg in "${kernels[@]}"; do
