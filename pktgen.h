@@ -259,6 +259,7 @@ struct pktgen_run {
 	bool xfrm_looked_up;
 
 	struct pktgen_cursor cur;
+	u32 starts;			/* runs begun, for pktgen_dev.seed */
 	u16 ip_id;			/* per device, never reset */
 
 	/*
@@ -320,6 +321,16 @@ struct pktgen_dev {
 	bool file_closing;		/* @entry goes: no writer may wait */
 	u8 inject;			/* PG_INJECT_*: "inject" progress */
 	u32 stream;			/* id in struct pktgen_hdr_ext */
+
+	/*
+	 * Upstream's Current shows a range end written while idle as the
+	 * cursor's next value at once.  The cursor is the run's, so the proc
+	 * side keeps such values here (under @lock) and shows them over the
+	 * run's until the thread begins another run (@seed_run != starts).
+	 */
+	struct pktgen_cursor seed;
+	u32 seed_mask;			/* BIT(PG_SEED_*) of the fields kept */
+	u32 seed_run;
 
 	struct pktgen_run run;
 	struct rcu_head rcu;
@@ -447,16 +458,18 @@ bool pg_netdev_in_use(struct pktgen_net *pn, struct net_device *dev);
 void pg_netdev_renamed(struct pktgen_net *pn, struct net_device *dev);
 
 /* pktgen_cmd.c: the write grammar of every file */
-/* Longest command looked at; the rest of a longer write is ignored. */
-#define PG_WRITE_MAX		1024
+/* Longest write every file takes, in bytes (E2BIG beyond) */
+#define PG_WRITE_MAX		1023
 /* Digits of a number (upstream's limit) */
 #define PG_DIGITS		10
 bool pg_is_sep(char c);
 const char *pg_skip_seps(const char *p);
 size_t pg_word_len(const char *p);
 void pg_cmd_printable(char *cmd);
-char *pg_copy_cmd(const char __user *ubuf, size_t count);
+char *pg_cmd_fetch(const struct file *file, const char __user *ubuf, size_t count);
+const char *pg_cmd_refusal(int err);
 char *pg_split_cmd(char *buf, const char **name, size_t max_name);
+int pg_split_words(char *buf, char **argv, int max);
 int pg_parse_num(const char *val, u64 max, u64 *out);
 
 /* pktgen_thread.c: threads, runs, transmit, results */
@@ -484,6 +497,7 @@ void pg_cursor_reset(struct pktgen_run *r);
 struct sk_buff *pg_build_skb(struct pktgen_run *r, struct net_device *odev,
 			     struct sk_buff *old);
 u32 pg_min_frame(const struct pktgen_config *cfg);
+void pg_resolve_sizes(struct pktgen_config *cfg);
 
 /* pktgen_opts.c: the ip_opt command's option bytes */
 int pg_ip_opt_parse(char *spec, u8 *opt, unsigned int *len, const char **why);

@@ -114,9 +114,8 @@ static void pg_resolve_addresses(struct pktgen_run *r, const struct net_device *
 }
 
 /*
- * The queue range must name queues the device has.  The thread clamped
- * the configuration at start (and said so); this covers a device whose
- * queue count shrank since.
+ * The queue range must name queues the device has, whatever the count
+ * is now (the proc side clamps what Params shows, and says so).
  */
 static void pg_resolve_queues(struct pktgen_run *r, const struct net_device *odev)
 {
@@ -212,6 +211,15 @@ u32 pg_min_frame(const struct pktgen_config *cfg)
 	return len;
 }
 
+/* Sizes left at 0 mean the smallest frame; a max below the min is the min. */
+void pg_resolve_sizes(struct pktgen_config *cfg)
+{
+	if (!cfg->min_pkt_size)
+		cfg->min_pkt_size = pg_min_frame(cfg);
+	if (cfg->min_pkt_size > cfg->max_pkt_size)
+		cfg->max_pkt_size = cfg->min_pkt_size;
+}
+
 static void pg_build_template(struct pktgen_run *r)
 {
 	const struct pktgen_config *cfg = &r->cfg;
@@ -302,6 +310,7 @@ int pg_build_prepare(struct pktgen_run *r, struct net_device *odev)
 		ether_addr_copy(r->src_mac, odev->dev_addr);
 	else
 		ether_addr_copy(r->src_mac, cfg->src_mac);
+	pg_resolve_sizes(cfg);
 	pg_resolve_addresses(r, odev);
 	pg_resolve_queues(r, odev);
 

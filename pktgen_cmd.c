@@ -8,6 +8,8 @@
 #include <linux/ctype.h>
 #include <linux/err.h>
 #include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/stringify.h>
 #include <linux/uaccess.h>
 
 #include "pktgen.h"
@@ -52,24 +54,44 @@ void pg_cmd_printable(char *cmd)
 }
 
 /*
- * Copy a write into a NUL-terminated kernel string.  A NUL inside the
- * write ends the command, like the C string upstream parsed.
+ * The one way into every /proc/net/pktgen file: who may write (the
+ * privilege model of pg_may_write()), how much (1 to PG_WRITE_MAX
+ * bytes), and the command as a printable NUL-terminated copy.  A NUL
+ * inside the write ends the command, like the C string upstream parsed.
+ * Returns the copy (kfree() it) or an ERR_PTR: -EPERM, -EINVAL (empty),
+ * -E2BIG (too long), -EFAULT or -ENOMEM.
  */
-char *pg_copy_cmd(const char __user *ubuf, size_t count)
+char *pg_cmd_fetch(const struct file *file, const char __user *ubuf, size_t count)
 {
-	size_t len = min_t(size_t, count, PG_WRITE_MAX - 1);
 	char *buf;
 
-	buf = kmalloc(len + 1, GFP_KERNEL);
-	if (!buf)
-		return ERR_PTR(-ENOMEM);
-	if (copy_from_user(buf, ubuf, len)) {
-		kfree(buf);
-		return ERR_PTR(-EFAULT);
-	}
-	buf[len] = '\0';
-	pg_cmd_printable(buf);
+	if (!pg_may_write(file))
+		return ERR_PTR(-EPERM);
+	if (!count)
+		return ERR_PTR(-EINVAL);
+	if (count > PG_WRITE_MAX)
+		return ERR_PTR(-E2BIG);
+	buf = memdup_user_nul(ubuf, count);
+	if (!IS_ERR(buf))
+		pg_cmd_printable(buf);
 	return buf;
+}
+
+/*
+ * What a file's Result says when pg_cmd_fetch() refused a write, or NULL
+ * when it says nothing: a writer without the right must not change what
+ * others read, and a fault or no memory is not the command's fault.
+ */
+const char *pg_cmd_refusal(int err)
+{
+	switch (err) {
+	case -EINVAL:
+		return "empty write";
+	case -E2BIG:
+		return "a command is at most " __stringify(PG_WRITE_MAX) " bytes";
+	default:
+		return NULL;
+	}
 }
 
 /*
@@ -86,6 +108,29 @@ char *pg_split_cmd(char *buf, const char **name, size_t max_name)
 	val = (char *)pg_skip_seps(p + len);
 	p[len] = '\0';
 	return len > max_name ? NULL : val;
+}
+
+/*
+ * Split @buf in place into words at the separators.  Returns how many
+ * (at most @max), or -E2BIG when there are more than @max.
+ */
+int pg_split_words(char *buf, char **argv, int max)
+{
+	char *p = (char *)pg_skip_seps(buf);
+	int n = 0;
+
+	while (*p) {
+		size_t len = pg_word_len(p);
+
+		if (n == max)
+			return -E2BIG;
+		argv[n++] = p;
+		if (!p[len])
+			break;
+		p[len] = '\0';
+		p = (char *)pg_skip_seps(p + len + 1);
+	}
+	return n;
 }
 
 /*

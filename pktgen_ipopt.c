@@ -48,7 +48,6 @@
 
 #include "pktgen.h"
 
-#define PG_IPOPT_CMD_MAX	128
 #define PG_IPOPT_SLOTS		32		/* interfaces with a row of their own */
 #define PG_IPOPT_ROWS		(PG_IPOPT_SLOTS + 1)	/* + "others" */
 #define PG_IPOPT_OTHERS		PG_IPOPT_SLOTS
@@ -568,26 +567,7 @@ static const struct pg_ipopt_cmd pg_ipopt_cmds[] = {
 	{ "display",	1,	pg_ipopt_cmd_display },
 };
 
-#define PG_IPOPT_MAX_WORDS	5	/* a command and up to 3 arguments, + 1 to detect more */
-
-/* Split @buf in place at white space (and a '=' after the command name). */
-static int pg_ipopt_split(char *buf, char **argv)
-{
-	char *p = strim(buf), *w;
-	int n = 0;
-
-	w = strsep(&p, " \t=");
-	if (!*w)
-		return 0;
-	argv[n++] = w;
-	while (p && n < PG_IPOPT_MAX_WORDS) {
-		p = skip_spaces(p);
-		if (!*p)
-			break;
-		argv[n++] = strsep(&p, " \t");
-	}
-	return n;
-}
+#define PG_IPOPT_MAX_WORDS	4	/* a command and up to 3 arguments */
 
 static int pg_ipopt_command(struct pg_ipopt_net *ipn, char *buf)
 {
@@ -595,7 +575,8 @@ static int pg_ipopt_command(struct pg_ipopt_net *ipn, char *buf)
 	const struct pg_ipopt_cmd *cmd = NULL;
 	int argc, i, err;
 
-	argc = pg_ipopt_split(buf, argv);
+	/* more words than any command takes (-E2BIG) still names the command */
+	argc = pg_split_words(buf, argv, ARRAY_SIZE(argv));
 	for (i = 0; argc && i < ARRAY_SIZE(pg_ipopt_cmds); i++)
 		if (!strcmp(argv[0], pg_ipopt_cmds[i].name))
 			cmd = &pg_ipopt_cmds[i];
@@ -605,7 +586,7 @@ static int pg_ipopt_command(struct pg_ipopt_net *ipn, char *buf)
 		pg_ipopt_result(ipn, "ERROR: unknown command \"%.32s\" (%s)",
 				argc ? argv[0] : "", PG_IPOPT_USAGE);
 		err = -EINVAL;
-	} else if (argc - 1 > cmd->max_args) {
+	} else if (argc < 0 || argc - 1 > cmd->max_args) {
 		pg_ipopt_result(ipn, "ERROR: %s takes %s", cmd->name,
 				cmd->max_args ? "fewer words" : "no argument");
 		err = -EINVAL;
@@ -620,23 +601,22 @@ static ssize_t pg_ipopt_write(struct file *file, const char __user *ubuf, size_t
 			      loff_t *ppos)
 {
 	struct pg_ipopt_net *ipn = pde_data(file_inode(file));
-	char buf[PG_IPOPT_CMD_MAX];
+	const char *why;
+	char *buf;
 	int err;
 
-	if (!pg_may_write(file))
-		return -EPERM;
-	if (!count || count >= sizeof(buf)) {
-		mutex_lock(&ipn->lock);
-		pg_ipopt_result(ipn, "ERROR: a command is 1-%zu bytes", sizeof(buf) - 1);
-		mutex_unlock(&ipn->lock);
-		return count ? -E2BIG : -EINVAL;
+	buf = pg_cmd_fetch(file, ubuf, count);
+	if (IS_ERR(buf)) {
+		why = pg_cmd_refusal(PTR_ERR(buf));
+		if (why) {
+			mutex_lock(&ipn->lock);
+			pg_ipopt_result(ipn, "ERROR: %s", why);
+			mutex_unlock(&ipn->lock);
+		}
+		return PTR_ERR(buf);
 	}
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	/* a trailing NUL (or anything after one) ends the command */
-	buf[count] = '\0';
-	pg_cmd_printable(buf);
 	err = pg_ipopt_command(ipn, buf);
+	kfree(buf);
 	return err ?: count;
 }
 

@@ -105,57 +105,215 @@ static bool pg_skb_sharing(const struct pktgen_dev *pkt)
 	return pkt->odev->priv_flags & IFF_TX_SKB_SHARING;
 }
 
+/* The settings that rules tie together: one skb sent many times, or a burst. */
+struct pg_shape {
+	u64 clone_skb;
+	u64 burst;
+	int xmit_mode;
+	u32 nr_imix;
+	bool shared;
+};
+
+/* The command that changes one of them */
+enum pg_shape_cmd {
+	PG_SHAPE_CLONE_SKB,
+	PG_SHAPE_BURST,
+	PG_SHAPE_XMIT_MODE,
+	PG_SHAPE_IMIX,
+	PG_SHAPE_SHARED,
+	PG_SHAPE_CMDS
+};
+
+static bool pg_receive_clones(const struct pg_shape *s, bool sharing)
+{
+	return s->xmit_mode == PG_XMIT_RECEIVE && s->clone_skb;
+}
+
+static bool pg_queue_bursts(const struct pg_shape *s, bool sharing)
+{
+	return s->xmit_mode == PG_XMIT_QUEUE && s->burst > 1;
+}
+
+/* netif_receive gives each skb away; a burst there is many skbs */
+static bool pg_shares_unshareable(const struct pg_shape *s, bool sharing)
+{
+	return !sharing && ((s->clone_skb && s->xmit_mode != PG_XMIT_RECEIVE) ||
+			    (s->burst > 1 && s->xmit_mode == PG_XMIT_START));
+}
+
+static bool pg_clones_imix(const struct pg_shape *s, bool sharing)
+{
+	return s->clone_skb && s->nr_imix;
+}
+
+static bool pg_shares_unflagged(const struct pg_shape *s, bool sharing)
+{
+	return (s->clone_skb || s->burst > 1) && !s->shared;
+}
+
+/*
+ * Every rule between those settings, in the order they are checked, and
+ * what each command that would break one says (NULL: it cannot).
+ */
+static const struct pg_rule {
+	bool (*broken)(const struct pg_shape *s, bool sharing);
+	int err;
+	const char *why[PG_SHAPE_CMDS];
+} pg_rules[] = {
+	{ pg_receive_clones, -EOPNOTSUPP, {
+		[PG_SHAPE_CLONE_SKB] = "clone_skb > 0 is not supported in netif_receive mode",
+		[PG_SHAPE_XMIT_MODE] = "netif_receive mode needs clone_skb 0" } },
+	{ pg_queue_bursts, -EOPNOTSUPP, {
+		[PG_SHAPE_BURST] = "burst > 1 is not supported in queue_xmit mode",
+		[PG_SHAPE_XMIT_MODE] = "queue_xmit mode needs burst 1" } },
+	{ pg_shares_unshareable, -EOPNOTSUPP, {
+		[PG_SHAPE_CLONE_SKB] = "clone_skb > 0 needs a device with IFF_TX_SKB_SHARING",
+		[PG_SHAPE_BURST] = "burst > 1 needs a device with IFF_TX_SKB_SHARING",
+		[PG_SHAPE_XMIT_MODE] =
+			"clone_skb > 0 and burst > 1 need IFF_TX_SKB_SHARING in this mode" } },
+	{ pg_clones_imix, -EINVAL, {
+		[PG_SHAPE_CLONE_SKB] = "clone_skb > 0 needs imix_weights off",
+		[PG_SHAPE_IMIX] = "imix_weights needs clone_skb 0" } },
+	{ pg_shares_unflagged, -EINVAL, {
+		[PG_SHAPE_CLONE_SKB] = "clone_skb needs flag SHARED",
+		[PG_SHAPE_BURST] = "burst > 1 needs flag SHARED",
+		[PG_SHAPE_SHARED] = "flag !SHARED needs clone_skb 0 and burst 1" } },
+};
+
+/*
+ * May @cmd set its setting to @val?  0, or the errno and *@why of the
+ * first rule the change breaks.  @pkt->lock held.
+ */
+static int pg_shape_check(const struct pktgen_dev *pkt, enum pg_shape_cmd cmd, u64 val,
+			  const char **why)
+{
+	const struct pktgen_config *cfg = &pkt->cfg;
+	struct pg_shape s = {
+		.clone_skb = cfg->clone_skb,
+		.burst = cfg->burst,
+		.xmit_mode = cfg->xmit_mode,
+		.nr_imix = cfg->nr_imix,
+		.shared = cfg->flags & PG_F(SHARED),
+	};
+	int i;
+
+	switch (cmd) {
+	case PG_SHAPE_CLONE_SKB:
+		s.clone_skb = val;
+		break;
+	case PG_SHAPE_BURST:
+		s.burst = val;
+		break;
+	case PG_SHAPE_XMIT_MODE:
+		s.xmit_mode = val;
+		break;
+	case PG_SHAPE_IMIX:
+		s.nr_imix = val;
+		break;
+	default:
+		s.shared = val;
+		break;
+	}
+	for (i = 0; i < ARRAY_SIZE(pg_rules); i++) {
+		if (pg_rules[i].why[cmd] && pg_rules[i].broken(&s, pg_skb_sharing(pkt))) {
+			*why = pg_rules[i].why[cmd];
+			return pg_rules[i].err;
+		}
+	}
+	return 0;
+}
+
 static int pg_apply_clone_skb(struct pktgen_dev *pkt, u64 *val, const char **why)
 {
-	if (!*val)
-		goto out;
-	if (pkt->cfg.xmit_mode == PG_XMIT_RECEIVE) {
-		*why = "clone_skb > 0 is not supported in netif_receive mode";
-		return -EOPNOTSUPP;
-	}
-	if (!pg_skb_sharing(pkt)) {
-		*why = "clone_skb > 0 needs a device with IFF_TX_SKB_SHARING";
-		return -EOPNOTSUPP;
-	}
-	if (pkt->cfg.nr_imix) {
-		*why = "clone_skb > 0 needs imix_weights off";
-		return -EINVAL;
-	}
-	if (!(pkt->cfg.flags & PG_F(SHARED))) {
-		*why = "clone_skb needs flag SHARED";
-		return -EINVAL;
-	}
-out:
-	pkt->cfg.clone_skb = *val;
-	return 0;
+	int err = pg_shape_check(pkt, PG_SHAPE_CLONE_SKB, *val, why);
+
+	if (!err)
+		pkt->cfg.clone_skb = *val;
+	return err;
 }
 
 static int pg_apply_burst(struct pktgen_dev *pkt, u64 *val, const char **why)
 {
+	int err;
+
 	*val = max_t(u64, *val, 1);
-	if (*val == 1)
-		goto out;
-	if (pkt->cfg.xmit_mode == PG_XMIT_QUEUE) {
-		*why = "burst > 1 is not supported in queue_xmit mode";
-		return -EOPNOTSUPP;
+	err = pg_shape_check(pkt, PG_SHAPE_BURST, *val, why);
+	if (!err)
+		pkt->cfg.burst = *val;
+	return err;
+}
+
+/* The cursor fields an idle write shows at once (pktgen_dev.seed). */
+enum pg_seed_field {
+	PG_SEED_PKT_SIZE,
+	PG_SEED_UDP_SRC,
+	PG_SEED_UDP_DST,
+	PG_SEED_SRC_MAC,
+	PG_SEED_DST_MAC,
+	PG_SEED_SADDR,
+	PG_SEED_DADDR,
+	PG_SEED_SADDR6,
+	PG_SEED_DADDR6,
+};
+
+/*
+ * The seed to write field @f of, or NULL while the device runs (the run
+ * starts from the configuration anyway).  A seed of an earlier idle spell
+ * is dropped first.  @pkt->lock held.
+ */
+static struct pktgen_cursor *pg_seed(struct pktgen_dev *pkt, enum pg_seed_field f)
+{
+	u32 starts = READ_ONCE(pkt->run.starts);
+
+	lockdep_assert_held(&pkt->lock);
+	if (pkt->running)
+		return NULL;
+	if (pkt->seed_run != starts) {
+		pkt->seed_mask = 0;
+		pkt->seed_run = starts;
 	}
-	if (pkt->cfg.xmit_mode == PG_XMIT_START && !pg_skb_sharing(pkt)) {
-		*why = "burst > 1 needs a device with IFF_TX_SKB_SHARING";
-		return -EOPNOTSUPP;
-	}
-	if (!(pkt->cfg.flags & PG_F(SHARED))) {
-		*why = "burst > 1 needs flag SHARED";
-		return -EINVAL;
-	}
-out:
-	pkt->cfg.burst = *val;
-	return 0;
+	pkt->seed_mask |= BIT(f);
+	return &pkt->seed;
+}
+
+/* What Current shows: the run's cursor, with this idle spell's seed over it. */
+static void pg_shown_cursor(struct pktgen_dev *pkt, struct pktgen_cursor *cur)
+{
+	const struct pktgen_cursor *seed = &pkt->seed;
+	u32 mask;
+
+	/* the thread moves it per packet: a copy may mix two packets' values */
+	*cur = data_race(pkt->run.cur);
+	spin_lock_bh(&pkt->lock);
+	mask = !pkt->running && pkt->seed_run == READ_ONCE(pkt->run.starts) ?
+	       pkt->seed_mask : 0;
+	if (mask & BIT(PG_SEED_PKT_SIZE))
+		cur->pkt_size = seed->pkt_size;
+	if (mask & BIT(PG_SEED_UDP_SRC))
+		cur->udp_src = seed->udp_src;
+	if (mask & BIT(PG_SEED_UDP_DST))
+		cur->udp_dst = seed->udp_dst;
+	if (mask & BIT(PG_SEED_SRC_MAC))
+		cur->src_mac_offset = seed->src_mac_offset;
+	if (mask & BIT(PG_SEED_DST_MAC))
+		cur->dst_mac_offset = seed->dst_mac_offset;
+	if (mask & BIT(PG_SEED_SADDR))
+		cur->saddr = seed->saddr;
+	if (mask & BIT(PG_SEED_DADDR))
+		cur->daddr = seed->daddr;
+	if (mask & BIT(PG_SEED_SADDR6))
+		cur->saddr6 = seed->saddr6;
+	if (mask & BIT(PG_SEED_DADDR6))
+		cur->daddr6 = seed->daddr6;
+	spin_unlock_bh(&pkt->lock);
 }
 
 static void pg_cur_pkt_size(struct pktgen_dev *pkt, u32 size)
 {
-	if (!pkt->running)
-		pkt->run.cur.pkt_size = size;
+	struct pktgen_cursor *seed = pg_seed(pkt, PG_SEED_PKT_SIZE);
+
+	if (seed)
+		seed->pkt_size = size;
 }
 
 static int pg_apply_pkt_size(struct pktgen_dev *pkt, u64 *val, const char **why)
@@ -213,49 +371,61 @@ static int pg_apply_ratep(struct pktgen_dev *pkt, u64 *val, const char **why)
 
 static int pg_apply_udp_src_min(struct pktgen_dev *pkt, u64 *val, const char **why)
 {
+	struct pktgen_cursor *seed = pg_seed(pkt, PG_SEED_UDP_SRC);
+
 	pkt->cfg.udp_src_min = *val;
-	if (!pkt->running)
-		pkt->run.cur.udp_src = *val;
+	if (seed)
+		seed->udp_src = *val;
 	return 0;
 }
 
 static int pg_apply_udp_src_max(struct pktgen_dev *pkt, u64 *val, const char **why)
 {
+	struct pktgen_cursor *seed = pg_seed(pkt, PG_SEED_UDP_SRC);
+
 	pkt->cfg.udp_src_max = *val;
-	if (!pkt->running)
-		pkt->run.cur.udp_src = *val;
+	if (seed)
+		seed->udp_src = *val;
 	return 0;
 }
 
 static int pg_apply_udp_dst_min(struct pktgen_dev *pkt, u64 *val, const char **why)
 {
+	struct pktgen_cursor *seed = pg_seed(pkt, PG_SEED_UDP_DST);
+
 	pkt->cfg.udp_dst_min = *val;
-	if (!pkt->running)
-		pkt->run.cur.udp_dst = *val;
+	if (seed)
+		seed->udp_dst = *val;
 	return 0;
 }
 
 static int pg_apply_udp_dst_max(struct pktgen_dev *pkt, u64 *val, const char **why)
 {
+	struct pktgen_cursor *seed = pg_seed(pkt, PG_SEED_UDP_DST);
+
 	pkt->cfg.udp_dst_max = *val;
-	if (!pkt->running)
-		pkt->run.cur.udp_dst = *val;
+	if (seed)
+		seed->udp_dst = *val;
 	return 0;
 }
 
 static int pg_apply_src_mac_count(struct pktgen_dev *pkt, u64 *val, const char **why)
 {
+	struct pktgen_cursor *seed = pg_seed(pkt, PG_SEED_SRC_MAC);
+
 	pkt->cfg.src_mac_count = *val;
-	if (!pkt->running)
-		pkt->run.cur.src_mac_offset = 0;
+	if (seed)
+		seed->src_mac_offset = 0;
 	return 0;
 }
 
 static int pg_apply_dst_mac_count(struct pktgen_dev *pkt, u64 *val, const char **why)
 {
+	struct pktgen_cursor *seed = pg_seed(pkt, PG_SEED_DST_MAC);
+
 	pkt->cfg.dst_mac_count = *val;
-	if (!pkt->running)
-		pkt->run.cur.dst_mac_offset = 0;
+	if (seed)
+		seed->dst_mac_offset = 0;
 	return 0;
 }
 
@@ -431,10 +601,38 @@ static const struct pg_num_cmd pg_num_cmds[] = {
 	{ "svlan_cfi",		NULL,	0, 1,	pg_apply_svlan_cfi,	"svlan_cfi must be 0-1" },
 };
 
-/* A successful change of the configuration: a running thread picks it up. */
+/*
+ * What upstream writes back into Params when a run starts: a size left
+ * at 0 becomes the smallest frame, a queue range beyond the device's TX
+ * queues is clamped (and said so).  The run resolves its own copy the
+ * same way, so what Params shows is what is sent.  @pkt->lock held.
+ */
+static void pg_cfg_settle(struct pktgen_dev *pkt)
+{
+	struct pktgen_config *cfg = &pkt->cfg;
+	unsigned int nq = pkt->odev->real_num_tx_queues;
+	u16 last = nq ? nq - 1 : 0;
+
+	lockdep_assert_held(&pkt->lock);
+	pg_resolve_sizes(cfg);
+	if (cfg->queue_map_min <= last && cfg->queue_map_max <= last)
+		return;
+	pr_warn("%s: queue_map_min/max %u/%u beyond %s's %u TX queues, using %u/%u\n",
+		pkt->name, cfg->queue_map_min, cfg->queue_map_max, pkt->odev->name,
+		last + 1, min(cfg->queue_map_min, last), min(cfg->queue_map_max, last));
+	cfg->queue_map_min = min(cfg->queue_map_min, last);
+	cfg->queue_map_max = min(cfg->queue_map_max, last);
+}
+
+/*
+ * A successful change of the configuration: a running thread picks it
+ * up, settled as at a start.
+ */
 static void pg_cfg_changed(struct pktgen_dev *pkt)
 {
 	lockdep_assert_held(&pkt->lock);
+	if (pkt->running)
+		pg_cfg_settle(pkt);
 	pkt->cfg_gen++;
 }
 
@@ -506,26 +704,26 @@ struct pg_ipv4_cmd {
 	const char *shown;
 	size_t text;		/* offsetof the text in pktgen_config */
 	size_t addr;		/* offsetof the __be32 */
-	size_t cur;		/* offsetof the cursor field */
+	enum pg_seed_field seed;	/* PG_SEED_SADDR or PG_SEED_DADDR */
 };
 
-#define PG_IPV4_CMD(_name, _shown, _t, _a, _c) { _name, _shown,	\
+#define PG_IPV4_CMD(_name, _shown, _t, _a, _s) { _name, _shown,	\
 	offsetof(struct pktgen_config, _t),				\
-	offsetof(struct pktgen_config, _a),				\
-	offsetof(struct pktgen_cursor, _c) }
+	offsetof(struct pktgen_config, _a), PG_SEED_ ## _s }
 
 static const struct pg_ipv4_cmd pg_ipv4_cmds[] = {
-	PG_IPV4_CMD("dst",	"dst_min", dst_min_text, daddr_min, daddr),
-	PG_IPV4_CMD("dst_min",	"dst_min", dst_min_text, daddr_min, daddr),
-	PG_IPV4_CMD("dst_max",	"dst_max", dst_max_text, daddr_max, daddr),
-	PG_IPV4_CMD("src_min",	"src_min", src_min_text, saddr_min, saddr),
-	PG_IPV4_CMD("src_max",	"src_max", src_max_text, saddr_max, saddr),
+	PG_IPV4_CMD("dst",	"dst_min", dst_min_text, daddr_min, DADDR),
+	PG_IPV4_CMD("dst_min",	"dst_min", dst_min_text, daddr_min, DADDR),
+	PG_IPV4_CMD("dst_max",	"dst_max", dst_max_text, daddr_max, DADDR),
+	PG_IPV4_CMD("src_min",	"src_min", src_min_text, saddr_min, SADDR),
+	PG_IPV4_CMD("src_max",	"src_max", src_max_text, saddr_max, SADDR),
 };
 
 static int pg_run_ipv4_cmd(struct pktgen_dev *pkt, const struct pg_ipv4_cmd *cmd,
 			   char *val)
 {
 	size_t len = pg_word_len(val);
+	struct pktgen_cursor *seed;
 	const char *end;
 	__be32 addr = 0;
 	char *text;
@@ -541,8 +739,11 @@ static int pg_run_ipv4_cmd(struct pktgen_dev *pkt, const struct pg_ipv4_cmd *cmd
 	if (strcmp(text, val)) {
 		strscpy(text, val, PG_ADDR_TEXT_LEN);
 		*(__be32 *)((char *)&pkt->cfg + cmd->addr) = addr;
-		if (!pkt->running)
-			*(__be32 *)((char *)&pkt->run.cur + cmd->cur) = addr;
+		seed = pg_seed(pkt, cmd->seed);
+		if (seed && cmd->seed == PG_SEED_SADDR)
+			seed->saddr = addr;
+		else if (seed)
+			seed->daddr = addr;
 		pg_cfg_changed(pkt);
 	}
 	spin_unlock_bh(&pkt->lock);
@@ -556,20 +757,18 @@ static int pg_run_ipv4_cmd(struct pktgen_dev *pkt, const struct pg_ipv4_cmd *cmd
 struct pg_ipv6_cmd {
 	const char *name;
 	size_t addr;		/* offsetof the address in pktgen_config */
-	size_t cur;		/* offsetof the cursor field, or PG_NO_CUR */
+	int seed;		/* PG_SEED_SADDR6, PG_SEED_DADDR6 or -1: none */
 };
 
-#define PG_NO_CUR	SIZE_MAX
-#define PG_IPV6_CMD(_name, _a, _c) { _name, offsetof(struct pktgen_config, _a), _c }
-#define PG_CUR6(_c)	offsetof(struct pktgen_cursor, _c)
+#define PG_IPV6_CMD(_name, _a, _s) { _name, offsetof(struct pktgen_config, _a), _s }
 
 static const struct pg_ipv6_cmd pg_ipv6_cmds[] = {
-	PG_IPV6_CMD("dst6",	dst6,		PG_CUR6(daddr6)),
-	PG_IPV6_CMD("dst6_min",	dst6_min,	PG_CUR6(daddr6)),
-	PG_IPV6_CMD("dst6_max",	dst6_max,	PG_NO_CUR),
-	PG_IPV6_CMD("src6",	src6,		PG_CUR6(saddr6)),
-	PG_IPV6_CMD("src6_min",	src6_min,	PG_CUR6(saddr6)),
-	PG_IPV6_CMD("src6_max",	src6_max,	PG_NO_CUR),
+	PG_IPV6_CMD("dst6",	dst6,		PG_SEED_DADDR6),
+	PG_IPV6_CMD("dst6_min",	dst6_min,	PG_SEED_DADDR6),
+	PG_IPV6_CMD("dst6_max",	dst6_max,	-1),
+	PG_IPV6_CMD("src6",	src6,		PG_SEED_SADDR6),
+	PG_IPV6_CMD("src6_min",	src6_min,	PG_SEED_SADDR6),
+	PG_IPV6_CMD("src6_max",	src6_max,	-1),
 };
 
 /* Writing any of them switches the device to IPv6; "" means "::". */
@@ -577,6 +776,7 @@ static int pg_run_ipv6_cmd(struct pktgen_dev *pkt, const struct pg_ipv6_cmd *cmd
 			   char *val)
 {
 	size_t len = pg_word_len(val);
+	struct pktgen_cursor *seed;
 	struct in6_addr addr = {};
 	const char *end;
 
@@ -588,8 +788,11 @@ static int pg_run_ipv6_cmd(struct pktgen_dev *pkt, const struct pg_ipv6_cmd *cmd
 	spin_lock_bh(&pkt->lock);
 	*(struct in6_addr *)((char *)&pkt->cfg + cmd->addr) = addr;
 	pkt->cfg.flags |= PG_F(IPV6);
-	if (!pkt->running && cmd->cur != PG_NO_CUR)
-		*(struct in6_addr *)((char *)&pkt->run.cur + cmd->cur) = addr;
+	seed = cmd->seed < 0 ? NULL : pg_seed(pkt, cmd->seed);
+	if (seed && cmd->seed == PG_SEED_SADDR6)
+		seed->saddr6 = addr;
+	else if (seed)
+		seed->daddr6 = addr;
 	pg_cfg_changed(pkt);
 	spin_unlock_bh(&pkt->lock);
 
@@ -725,6 +928,7 @@ static int pg_cmd_imix_weights(struct pktgen_dev *pkt, char *val)
 {
 	char shown[PG_RESULT_LEN - 32] = "";
 	struct pktgen_config *tmp;
+	const char *why;
 	size_t used = 0;
 	u32 n, i;
 	int err;
@@ -744,9 +948,8 @@ static int pg_cmd_imix_weights(struct pktgen_dev *pkt, char *val)
 	}
 
 	spin_lock_bh(&pkt->lock);
-	if (n && pkt->cfg.clone_skb) {
-		err = -EINVAL;
-	} else {
+	err = pg_shape_check(pkt, PG_SHAPE_IMIX, n, &why);
+	if (!err) {
 		memcpy(pkt->cfg.imix, tmp->imix, sizeof(tmp->imix));
 		pkt->cfg.nr_imix = n;
 		pg_cfg_changed(pkt);
@@ -758,33 +961,17 @@ static int pg_cmd_imix_weights(struct pktgen_dev *pkt, char *val)
 				  i ? " " : "", tmp->imix[i].size, tmp->imix[i].weight);
 	kfree(tmp);
 	if (err)
-		return pg_error(pkt, err, "imix_weights needs clone_skb 0");
+		return pg_error(pkt, err, "%s", why);
 	pg_cfg_notify(pkt);
 	pg_set_result(pkt, "OK: imix_weights=%s", n ? shown : "off");
 	return 0;
 }
 
-/* The mode's limits on clone_skb and burst; NULL when @cfg fits them. */
-static const char *pg_xmit_mode_conflict(const struct pktgen_dev *pkt,
-					 enum pg_xmit_mode mode)
-{
-	const struct pktgen_config *cfg = &pkt->cfg;
-
-	if (mode == PG_XMIT_RECEIVE && cfg->clone_skb)
-		return "netif_receive mode needs clone_skb 0";
-	if (mode == PG_XMIT_QUEUE && cfg->burst > 1)
-		return "queue_xmit mode needs burst 1";
-	if (mode != PG_XMIT_RECEIVE && !pg_skb_sharing(pkt) &&
-	    (cfg->clone_skb || cfg->burst > 1))
-		return "clone_skb > 0 and burst > 1 need IFF_TX_SKB_SHARING in this mode";
-	return NULL;
-}
-
 static int pg_cmd_xmit_mode(struct pktgen_dev *pkt, char *val)
 {
 	size_t len = pg_word_len(val);
-	const char *conflict;
-	int mode;
+	const char *why;
+	int mode, err;
 
 	val[len] = '\0';
 	mode = match_string(pg_xmit_mode_names, ARRAY_SIZE(pg_xmit_mode_names), val);
@@ -796,15 +983,15 @@ static int pg_cmd_xmit_mode(struct pktgen_dev *pkt, char *val)
 	}
 
 	spin_lock_bh(&pkt->lock);
-	conflict = pg_xmit_mode_conflict(pkt, mode);
-	if (!conflict) {
+	err = pg_shape_check(pkt, PG_SHAPE_XMIT_MODE, mode, &why);
+	if (!err) {
 		pkt->cfg.xmit_mode = mode;
 		pg_cfg_changed(pkt);
 	}
 	spin_unlock_bh(&pkt->lock);
 
-	if (conflict)
-		return pg_error(pkt, -EOPNOTSUPP, "%s", conflict);
+	if (err)
+		return pg_error(pkt, err, "%s", why);
 	pg_cfg_notify(pkt);
 	pg_set_result(pkt, "OK: xmit_mode=%s", pg_xmit_mode_names[mode]);
 	return 0;
@@ -912,7 +1099,13 @@ static int pg_cmd_ip_opt(struct pktgen_dev *pkt, char *val)
 
 static int pg_cmd_inject(struct pktgen_dev *pkt, char *val)
 {
-	int err = pg_dev_inject(pkt);
+	int err;
+
+	spin_lock_bh(&pkt->lock);
+	if (!pkt->running)
+		pg_cfg_settle(pkt);
+	spin_unlock_bh(&pkt->lock);
+	err = pg_dev_inject(pkt);
 
 	if (err == -EBUSY)
 		return pg_error(pkt, err, "inject: %s is already running", pkt->name);
@@ -991,6 +1184,7 @@ static int pg_cmd_flag(struct pktgen_dev *pkt, char *val)
 	size_t len = pg_word_len(val);
 	bool clear = val[0] == '!';
 	const char *name = val + clear;
+	const char *why;
 	bool invert;
 	int bit, err = 0;
 	u32 flags;
@@ -1002,10 +1196,9 @@ static int pg_cmd_flag(struct pktgen_dev *pkt, char *val)
 	clear ^= invert;
 
 	spin_lock_bh(&pkt->lock);
-	if (bit == PG_FB_SHARED && clear &&
-	    (pkt->cfg.clone_skb || pkt->cfg.burst > 1)) {
-		err = -EINVAL;
-	} else {
+	if (bit == PG_FB_SHARED)
+		err = pg_shape_check(pkt, PG_SHAPE_SHARED, !clear, &why);
+	if (!err) {
 		if (clear)
 			pkt->cfg.flags &= ~BIT(bit);
 		else
@@ -1016,7 +1209,7 @@ static int pg_cmd_flag(struct pktgen_dev *pkt, char *val)
 	spin_unlock_bh(&pkt->lock);
 
 	if (err)
-		return pg_error(pkt, err, "flag !SHARED needs clone_skb 0 and burst 1");
+		return pg_error(pkt, err, "%s", why);
 	pg_cfg_notify(pkt);
 	pg_set_result(pkt, "OK: flags=0x%x", flags);
 	return 0;
@@ -1078,18 +1271,17 @@ static ssize_t pg_dev_write(struct file *file, const char __user *ubuf,
 			    size_t count, loff_t *ppos)
 {
 	struct pktgen_dev *pkt = pde_data(file_inode(file));
-	const char *name;
+	const char *name, *why;
 	char *buf, *val;
 	int err;
 
-	if (!pg_may_write(file))
-		return -EPERM;
-	if (!count)
-		return pg_error(pkt, -EINVAL, "empty write");
-
-	buf = pg_copy_cmd(ubuf, count);
-	if (IS_ERR(buf))
+	buf = pg_cmd_fetch(file, ubuf, count);
+	if (IS_ERR(buf)) {
+		why = pg_cmd_refusal(PTR_ERR(buf));
+		if (why)
+			pg_set_result(pkt, "ERROR: %s", why);
 		return PTR_ERR(buf);
+	}
 	val = pg_split_cmd(buf, &name, PG_DEV_CMD_MAX);
 	if (!val) {
 		pg_set_result(pkt, "No such parameter \"%.*s\"", PG_DEV_CMD_MAX, name);
@@ -1213,15 +1405,16 @@ static void pg_show_params(struct seq_file *seq, const struct pktgen_config *cfg
 }
 
 /* Counters are written by the thread only; a read may see them mid-run. */
-static void pg_show_current(struct seq_file *seq, const struct pktgen_dev *pkt,
+static void pg_show_current(struct seq_file *seq, struct pktgen_dev *pkt,
 			    const struct pktgen_config *cfg)
 {
 	const struct pktgen_run *r = &pkt->run;
 	bool running = READ_ONCE(pkt->running);
 	ktime_t stopped = running ? ktime_get() : READ_ONCE(r->stopped_at);
-	/* the thread moves it per packet: a copy may mix two packets' values */
-	struct pktgen_cursor cur = data_race(r->cur);
+	struct pktgen_cursor cur;
 	u32 i;
+
+	pg_shown_cursor(pkt, &cur);
 
 	seq_puts(seq, "Current:\n");
 	seq_printf(seq, "     pkts-sofar: %llu  errors: %llu\n",
@@ -1313,8 +1506,11 @@ static void pg_stats_device(struct seq_file *seq, struct pktgen_dev *pkt,
 	ktime_t stopped = running ? ktime_get() : READ_ONCE(r->stopped_at);
 	u64 elapsed = ktime_to_ns(ktime_sub(stopped, READ_ONCE(r->started_at)));
 	u64 sofar = READ_ONCE(r->sofar), bytes = READ_ONCE(r->tx_bytes);
+	struct pktgen_cursor cur;
 	u64 pps = 0, bps = 0;
 	u64 count;
+
+	pg_shown_cursor(pkt, &cur);
 
 	spin_lock_bh(&pkt->lock);
 	strscpy(result, pkt->result, PG_RESULT_LEN);
@@ -1330,8 +1526,7 @@ static void pg_stats_device(struct seq_file *seq, struct pktgen_dev *pkt,
 		   pkt->name, (int)strcspn(pkt->name, "@"), pkt->name, t->cpu, running);
 	seq_printf(seq, "count=%llu\npkts_sofar=%llu\nerrors=%llu\ntx_bytes=%llu\n",
 		   count, sofar, READ_ONCE(r->errors), bytes);
-	seq_printf(seq, "seq_num=%llu\npkt_size=%u\n", READ_ONCE(r->seq_num),
-		   READ_ONCE(r->cur.pkt_size));
+	seq_printf(seq, "seq_num=%llu\npkt_size=%u\n", READ_ONCE(r->seq_num), cur.pkt_size);
 	seq_printf(seq, "started_us=%llu\nelapsed_us=%llu\nidle_us=%llu\n",
 		   (u64)ktime_to_us(READ_ONCE(r->started_at)), div_u64(elapsed, NSEC_PER_USEC),
 		   div_u64(READ_ONCE(r->idle_ns), NSEC_PER_USEC));
@@ -1410,18 +1605,17 @@ static ssize_t pg_thread_write(struct file *file, const char __user *ubuf,
 			       size_t count, loff_t *ppos)
 {
 	struct pktgen_thread *t = pde_data(file_inode(file));
-	const char *name;
+	const char *name, *why;
 	char *buf, *val;
 	int err = 0;
 
-	if (!pg_may_write(file))
-		return -EPERM;
-	if (!count)
-		return -EINVAL;
-
-	buf = pg_copy_cmd(ubuf, count);
-	if (IS_ERR(buf))
+	buf = pg_cmd_fetch(file, ubuf, count);
+	if (IS_ERR(buf)) {
+		why = pg_cmd_refusal(PTR_ERR(buf));
+		if (why)
+			pg_thread_set_result(t, "ERROR: %s", why);
 		return PTR_ERR(buf);
+	}
 	val = pg_split_cmd(buf, &name, PG_THREAD_CMD_MAX);
 
 	if (val && !strcmp(name, "add_device")) {
@@ -1468,34 +1662,53 @@ static int pg_ctrl_open(struct inode *inode, struct file *file)
 	return single_open(file, pg_ctrl_show, pde_data(inode));
 }
 
+/* pgctrl "start" settles the Params of every device it will run. */
+static void pg_ctrl_settle_all(struct pktgen_net *pn)
+{
+	struct pktgen_thread *t;
+	struct pktgen_dev *pkt;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(t, &pn->threads, list) {
+		list_for_each_entry_rcu(pkt, &t->devs, list) {
+			spin_lock_bh(&pkt->lock);
+			if (!pkt->running)
+				pg_cfg_settle(pkt);
+			spin_unlock_bh(&pkt->lock);
+		}
+	}
+	rcu_read_unlock();
+}
+
 static ssize_t pg_ctrl_write(struct file *file, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
 	struct pktgen_net *pn = pde_data(file_inode(file));
-	char cmd[128];
 	size_t len;
+	char *cmd;
+	int err = 0;
 
-	if (!pg_may_write(file))
-		return -EPERM;
-	if (count == 0 || count > sizeof(cmd) - 1)
-		return -EINVAL;
-	if (copy_from_user(cmd, ubuf, count))
-		return -EFAULT;
-	cmd[count] = '\0';
-	/* "start\n" (echo), "start" (echo -n) and "start\0" all mean start */
-	len = strnlen(cmd, count);
+	/* pgctrl has no Result: a refused or unknown command is its errno */
+	cmd = pg_cmd_fetch(file, ubuf, count);
+	if (IS_ERR(cmd))
+		return PTR_ERR(cmd);
+	/* upstream's exact words: "start\n" (echo), "start" (echo -n), "start\0" */
+	len = strlen(cmd);
 	if (len && cmd[len - 1] == '\n')
 		cmd[--len] = '\0';
 
-	if (!strcmp(cmd, "start"))
+	if (!strcmp(cmd, "start")) {
+		pg_ctrl_settle_all(pn);
 		pg_ctrl_start(pn);
-	else if (!strcmp(cmd, "stop"))
+	} else if (!strcmp(cmd, "stop")) {
 		pg_ctrl_post_all(pn, PG_CTL_STOP);
-	else if (!strcmp(cmd, "reset"))
+	} else if (!strcmp(cmd, "reset")) {
 		pg_ctrl_post_all(pn, PG_CTL_REMDEVALL);
-	else
-		return -EINVAL;
-	return count;
+	} else {
+		err = -EINVAL;
+	}
+	kfree(cmd);
+	return err ?: count;
 }
 
 const struct proc_ops pg_ctrl_proc_ops = {

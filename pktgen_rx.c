@@ -49,7 +49,6 @@
 #define PG_RX_MAX_STREAMS	64
 #define PG_RX_HASH_SLOTS	128	/* open addressing, twice the streams */
 #define PG_RX_MAX_DEVS		64
-#define PG_RX_CMD_MAX		128
 enum pg_rx_stats_mode {
 	PG_RX_STATS_COUNTER,	/* packets, bytes, sequence: no clock read */
 	PG_RX_STATS_BASIC,	/* + latency min/avg/max/stddev and jitter */
@@ -719,31 +718,22 @@ static int pg_rx_run(struct pg_rx_net *rxn, const struct pg_rx_cmd *cmd, const c
 	return err;
 }
 
-/* "cmd", "cmd arg": split in place at white space; a third word is refused. */
-static int pg_rx_split(char *buf, char **name, char **arg)
-{
-	char *p = strim(buf);
-
-	*name = strsep(&p, " \t");
-	*arg = p ? skip_spaces(p) : "";
-	return strpbrk(*arg, " \t") ? -EINVAL : 0;
-}
-
+/* A command word and at most one argument (pg_split_words()'s grammar). */
 static int pg_rx_command(struct pg_rx_net *rxn, char *buf)
 {
-	char *name, *arg;
-	int i, err;
+	char *word[2];
+	int n, i;
 
-	err = pg_rx_split(buf, &name, &arg);
-	for (i = 0; !err && i < ARRAY_SIZE(pg_rx_cmds); i++)
-		if (!strcmp(name, pg_rx_cmds[i].name))
-			return pg_rx_run(rxn, &pg_rx_cmds[i], arg);
+	n = pg_split_words(buf, word, ARRAY_SIZE(word));
+	for (i = 0; n > 0 && i < ARRAY_SIZE(pg_rx_cmds); i++)
+		if (!strcmp(word[0], pg_rx_cmds[i].name))
+			return pg_rx_run(rxn, &pg_rx_cmds[i], n > 1 ? word[1] : "");
 
 	mutex_lock(&rxn->lock);
-	if (err)
+	if (n < 0)
 		pg_rx_result(rxn, "ERROR: one command and at most one argument per write");
 	else
-		pg_rx_result(rxn, "ERROR: unknown command \"%.32s\" (%s)", name,
+		pg_rx_result(rxn, "ERROR: unknown command \"%.32s\" (%s)", n ? word[0] : "",
 			     "rx IF, rx_disable [IF], rx_reset, statistics counter|basic|time, copies N, display human|script");
 	mutex_unlock(&rxn->lock);
 	return -EINVAL;
@@ -753,22 +743,22 @@ static ssize_t pg_rx_write(struct file *file, const char __user *ubuf, size_t co
 			   loff_t *ppos)
 {
 	struct pg_rx_net *rxn = pde_data(file_inode(file));
-	char buf[PG_RX_CMD_MAX];
+	const char *why;
+	char *buf;
 	int err;
 
-	if (!pg_may_write(file))
-		return -EPERM;
-	if (!count || count >= sizeof(buf)) {
-		mutex_lock(&rxn->lock);
-		pg_rx_result(rxn, "ERROR: a command is 1-%zu bytes", sizeof(buf) - 1);
-		mutex_unlock(&rxn->lock);
-		return -EINVAL;
+	buf = pg_cmd_fetch(file, ubuf, count);
+	if (IS_ERR(buf)) {
+		why = pg_cmd_refusal(PTR_ERR(buf));
+		if (why) {
+			mutex_lock(&rxn->lock);
+			pg_rx_result(rxn, "ERROR: %s", why);
+			mutex_unlock(&rxn->lock);
+		}
+		return PTR_ERR(buf);
 	}
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	buf[count] = '\0';
-	pg_cmd_printable(buf);
 	err = pg_rx_command(rxn, buf);
+	kfree(buf);
 	return err ?: count;
 }
 

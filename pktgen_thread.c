@@ -246,36 +246,11 @@ static void pg_clear_counters(struct pktgen_run *r)
 }
 
 /* Copy the configuration into the run; @pkt->lock held. */
-/*
- * A queue range beyond the device's TX queues is clamped into Params, as
- * upstream does at start, so what is shown is what is used.
- */
-static void pg_clamp_queues(struct pktgen_dev *pkt)
-{
-	struct pktgen_config *cfg = &pkt->cfg;
-	unsigned int nq = pkt->odev->real_num_tx_queues;
-	u16 last = nq ? nq - 1 : 0;
-
-	if (cfg->queue_map_min <= last && cfg->queue_map_max <= last)
-		return;
-	pr_warn("%s: queue_map_min/max %u/%u beyond %s's %u TX queues, using %u/%u\n",
-		pkt->name, cfg->queue_map_min, cfg->queue_map_max, pkt->odev->name,
-		last + 1, min(cfg->queue_map_min, last), min(cfg->queue_map_max, last));
-	cfg->queue_map_min = min(cfg->queue_map_min, last);
-	cfg->queue_map_max = min(cfg->queue_map_max, last);
-}
-
 static void pg_run_snapshot(struct pktgen_dev *pkt)
 {
 	struct pktgen_run *r = &pkt->run;
 
 	lockdep_assert_held(&pkt->lock);
-	pg_clamp_queues(pkt);
-	/* Sizes left at 0 mean "smallest frame"; shown as such afterwards. */
-	if (!pkt->cfg.min_pkt_size)
-		pkt->cfg.min_pkt_size = pg_min_frame(&pkt->cfg);
-	if (pkt->cfg.min_pkt_size > pkt->cfg.max_pkt_size)
-		pkt->cfg.max_pkt_size = pkt->cfg.min_pkt_size;
 	r->cfg = pkt->cfg;
 	r->cfg_gen = pkt->cfg_gen;
 	r->stream = pkt->stream;
@@ -336,6 +311,7 @@ static void pg_start_device(struct pktgen_dev *pkt)
 	spin_lock_bh(&pkt->lock);
 	pkt->clear_pending = false;
 	pkt->stop_pending = false;
+	WRITE_ONCE(r->starts, r->starts + 1);
 	WRITE_ONCE(pkt->running, true);
 	pg_inject_set(pkt, PG_INJECT_PENDING, PG_INJECT_RUNNING);
 	spin_unlock_bh(&pkt->lock);

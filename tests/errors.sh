@@ -84,7 +84,7 @@ new_cases() {
 NNEW=$(new_cases | wc -l)
 
 ktap_header
-ktap_plan $((36 + NNEW))
+ktap_plan $((42 + NNEW))
 
 # v6.15+ parsing: ours always, the stock module from v6.15 on.
 kver_ge() {	# MAJOR MINOR
@@ -168,6 +168,34 @@ check "dst_mac zz: EINVAL, Result unchanged (ours: says why)" \
 check "src_mac 00:11:22:33:44: EINVAL, Result unchanged (ours: says why)" \
 	w_res $EINVAL dum0 "src_mac 00:11:22:33:44" \
 	"$(ours_or "OK: count=1000" "ERROR: src_mac takes a MAC address (xx:xx:xx:xx:xx:xx)")"
+
+# --- one write grammar for every file (ours): 1-1023 bytes, E2BIG beyond,
+# EINVAL for an empty write, and the Result says which.
+E2BIG=7
+LONG="ERROR: a command is at most 1023 bytes"
+padded() { printf '%-*s' "$2" "$1"; }	# CMD N: CMD and blanks, N bytes
+size_limits() {	# FILE CMD OK_RESULT
+	wr_res 0 "$1" "$(padded "$2" 1023)" "$3" &&
+		wr_res $E2BIG "$1" "$(padded "$2" 1024)" "$LONG" &&
+		wr_res $EINVAL "$1" '' "ERROR: empty write"
+}
+if pg_is_ours; then
+	check "device file: 1023 bytes taken, 1024 E2BIG, empty EINVAL, each with a Result" \
+		size_limits dum0 "count 7" "OK: count=7"
+	check "thread file: the same limits and Results" \
+		size_limits "$T0" max_before_softirq \
+		"OK: Note! max_before_softirq is obsoleted -- Do not use"
+	check "pgrx: the same limits and Results" size_limits pgrx rx_reset "OK: rx_reset"
+	check "ipopt: the same limits and Results" size_limits ipopt reset "OK: reset"
+	check "pgctrl: 1023 bytes read (EINVAL: no such command), 1024 E2BIG" \
+		eval 'wr_is $EINVAL pgctrl "$(padded stop 1023)" && wr_is $E2BIG pgctrl "$(padded stop 1024)"'
+	check "pgrx and ipopt split at the device files' separators (= and quotes)" \
+		eval 'w_res 0 pgrx "statistics=\"basic\"" "OK: statistics=basic" &&
+		      w_res 0 ipopt "display=\"human\"" "OK: display=human"'
+else
+	for i in 1 2 3 4 5 6; do ktap_skip "one write grammar ($i)" "ours only"; done
+fi
+in_ns "$N" pg_set dum0 "count 1000"
 
 rate0() {	# CMD OURS_RESULT: refused, nothing changes (stock < 6.15: a 1-byte write)
 	local ret d0 d1

@@ -21,7 +21,7 @@
 # consumes what arrives (no ICMP comes back) and counts it.
 
 . "$(dirname "$0")/lib/lib.sh"
-. "$(dirname "$0")/rx-lib.sh"
+. "$(dirname "$0")/lib/rx-lib.sh"
 
 SIP=10.97.1.1 R0IP=10.97.1.2 R1IP=10.97.2.1 KIP=10.97.2.2
 SPLAT='RIP:|Call Trace:|\] WARNING:|WARNING: CPU:|BUG:|ref_tracker:|unreferenced object|general protection|KASAN|UBSAN|unregister_netdevice: waiting'
@@ -198,8 +198,8 @@ check "verdict rr drop bypass: EINVAL" ip_errno "verdict rr drop bypass" 22 '^ER
 check "unknown command: EINVAL" ip_errno "frobnicate" 22 '^ERROR: unknown command "frobnicate" \(on, off'
 check "reset now: EINVAL" ip_errno "reset now" 22 '^ERROR: reset takes no argument'
 check "display bogus: EINVAL" ip_errno "display bogus" 22 '^ERROR: display takes human or script'
-check "a 200-byte write: E2BIG" ip_errno "verdict $(printf 'x%.0s' $(seq 190))" 7 \
-	'^ERROR: a command is 1-127 bytes'
+check "a 1100-byte write: E2BIG" ip_errno "verdict $(printf 'x%.0s' $(seq 1090))" 7 \
+	'^ERROR: a command is at most 1023 bytes'
 check "failed writes changed nothing (rr still drop)" eval 'ip_snap && ip_expect verdict.rr drop'
 
 # 7. off: no hook, no counting, no verdicts
