@@ -19,7 +19,7 @@
 #
 #	bench/ipopt-guest.sh [--runs N] [--quick] [--out DIR]
 . "$(dirname "$0")/../tests/lib/lib.sh"
-. "$(dirname "$0")/../tests/rx-lib.sh"
+. "$(dirname "$0")/../tests/lib/rx-lib.sh"
 
 FRAME=100 RUNS=5 LAT_PPS=200 LAT_COUNT=600 TPUT_MS=2000 OUTDIR=/tmp/bench-ipopt
 while [ $# -gt 0 ]; do

@@ -23,7 +23,7 @@
 # test-timeout: 600
 
 . "$(dirname "$0")/lib/lib.sh"
-. "$(dirname "$0")/rx-lib.sh"
+. "$(dirname "$0")/lib/rx-lib.sh"
 
 SEED=${FUZZ_RX_SEED:-21}
 FRAMES=${FUZZ_RX_FRAMES:-10000}

@@ -23,7 +23,7 @@
 #  3. NFQUEUE control (-T rr,ts through a stand-in control file), errors
 
 . "$(dirname "$0")/lib/lib.sh"
-. "$(dirname "$0")/rx-lib.sh"
+. "$(dirname "$0")/lib/rx-lib.sh"
 
 IPOD=$(cd "$(dirname "$0")/.." && pwd)/tools/ipodump
 IPS=10.61.0.1 IPR0=10.61.0.254 IPR1=10.62.0.254 IPK=10.62.0.2 DST=10.63.0.2

@@ -63,14 +63,7 @@ stop_wait() {
 
 # frames of SIZE bytes with pktgen's magic in a capture
 pktgen_frames() {	# FILE SIZE
-	python3 "$PCAP_PY" "$1" |
-		python3 -c 'import json, sys
-n = 0
-for line in sys.stdin:
-    f = json.loads(line)
-    if f.get("pktgen") and f["wire_len"] == int(sys.argv[1]):
-        n += 1
-print(n)' "$2"
+	python3 "$LIB_DIR/pktgen_frames.py" "$1" "$2"
 }
 
 # --- 1. settings changed under a held skb -----------------------------------

@@ -49,16 +49,7 @@ thread_file_write() {
 	wait_until 30 test -e "/proc/$X_PID/net/pktgen/kpktgend_1" || { echo "no kpktgend_1 in $X"; return 1; }
 	mark netns
 	n0=$(pgrep -c -x kpktgend_0) n1=$(pgrep -c -x kpktgend_1)
-	python3 -c '
-import mmap, os, sys
-fd = os.open(sys.argv[1], os.O_WRONLY)
-src = os.open(sys.argv[2], os.O_RDONLY)
-page = mmap.mmap(src, 0, prot=mmap.PROT_READ)
-try:
-	print("wrote", os.write(fd, memoryview(page)[:14]))
-except OSError as e:
-	print("write:", e)
-' "/proc/$X_PID/net/pktgen/kpktgend_1" "$HOLD/cmd" >"$tmp/writer.log" 2>&1 &
+	python3 "$LIB_DIR/held_write.py" "/proc/$X_PID/net/pktgen/kpktgend_1" "$HOLD/cmd" >"$tmp/writer.log" 2>&1 &
 	W_PID=$!
 	wait_until 60 test -e "$tmp/held" || { echo "the write never reached the held page"; return 1; }
 	mark held

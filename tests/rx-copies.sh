@@ -26,7 +26,7 @@
 #   +---------------------------------------------------+      +----------------+
 
 . "$(dirname "$0")/lib/lib.sh"
-. "$(dirname "$0")/rx-lib.sh"
+. "$(dirname "$0")/lib/rx-lib.sh"
 
 CHECK="$(dirname "$0")/lib/rx_capture.py"
 TMP=$(lib_tmpdir)
@@ -81,21 +81,7 @@ both() {
 # of them, are numbered 1, 1, 1, 1 + K, ... (the stock numbering), each
 # copy byte-identical to the one before it
 stock_numbers() {
-	PYTHONPATH="$(dirname "$CHECK")" python3 -c '
-import struct, sys
-import rx_capture
-path, skip, k, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-fr = [f for _, f, _ in rx_capture.records(path)
-      if len(f) >= 50 and f[12:14] == b"\x08\x00" and f[42:46] == b"\xbe\x9b\xe9\x55"]
-fr = fr[skip:skip + n]
-seqs = [struct.unpack("!I", f[46:50])[0] for f in fr]
-want = [1 + k * (i // k) for i in range(n)]
-if seqs != want:
-    sys.exit("numbers %s ... (%d), want %s ... (%d)" % (seqs[:9], len(seqs), want[:9], n))
-for i in range(1, n):
-    if i % k and fr[i] != fr[i - 1]:
-        sys.exit("frame %d differs from the copy before it" % i)
-' "$TMP/both.pcap" "$1" "$K" "$N"
+	python3 "$LIB_DIR/stock_numbers.py" "$TMP/both.pcap" "$1" "$K" "$N"
 }
 
 # compare LABEL SKIP: the receiver's counts against the capture's N

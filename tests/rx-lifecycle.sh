@@ -18,7 +18,7 @@
 #   netns MV: where veth1 is moved   +--------------------------+
 
 . "$(dirname "$0")/lib/lib.sh"
-. "$(dirname "$0")/rx-lib.sh"
+. "$(dirname "$0")/lib/rx-lib.sh"
 
 INJECT="$(dirname "$0")/lib/rx_inject.py"
 

@@ -13,7 +13,7 @@
 #   +--------------------------+           +---------------------------+
 
 . "$(dirname "$0")/lib/lib.sh"
-. "$(dirname "$0")/rx-lib.sh"
+. "$(dirname "$0")/lib/rx-lib.sh"
 
 INJECT="$(dirname "$0")/lib/rx_inject.py"
 PAST=$((-(1 << 31) + 10)) FUTURE=$(((1 << 31) - 10))	# seconds: 68 years

@@ -17,7 +17,7 @@
 #                             +-----------------------+
 
 . "$(dirname "$0")/lib/lib.sh"
-. "$(dirname "$0")/rx-lib.sh"
+. "$(dirname "$0")/lib/rx-lib.sh"
 
 N=5000
 INJECT="$(dirname "$0")/lib/rx_inject.py"

@@ -18,7 +18,7 @@
 #   +-----------------+   +------------------------------+   +---------------+
 
 . "$(dirname "$0")/lib/lib.sh"
-. "$(dirname "$0")/rx-lib.sh"
+. "$(dirname "$0")/lib/rx-lib.sh"
 
 setup() {
 	pg_load || return 1

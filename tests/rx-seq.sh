@@ -19,7 +19,7 @@
 #   +--------------------------+           +---------------------------+
 
 . "$(dirname "$0")/lib/lib.sh"
-. "$(dirname "$0")/rx-lib.sh"
+. "$(dirname "$0")/lib/rx-lib.sh"
 
 INJECT="$(dirname "$0")/lib/rx_inject.py"
 

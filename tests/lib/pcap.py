@@ -38,8 +38,9 @@ more than the previous), seq_unique, src/dst/sport/dport value counts.
 Imported as a module (sys.path.insert(0, tests/lib); import pcap), it also
 gives test checkers: frames(path) (the decoded records), raw(path) (the
 frame bytes), records(path) (with each frame's time: bench/gaps.py),
-field(rec, "ip6.src" / "vlans.0.vid"), first_bad() and check_runs(), the
-run-by-run driver described at check_runs.
+field(rec, "ip6.src" / "vlans.0.vid"), first_bad(), split_runs() (runs
+told apart by the seq restarting) and check_runs(), the run-by-run
+driver described at check_runs.
 """
 
 import json
@@ -325,6 +326,21 @@ def layout_ok(f):
     hdr = 32 if "ext" in pg else 16
     return (ok and f["udp"]["len"] == ulen and pg["pad_zero"] and
             pg["pad_len"] == ulen - 8 - hdr and f["wire_len"] == f["len"])
+
+
+def split_runs(frs):
+    """The frames that are not pktgen's, and the pktgen ones cut into runs
+    where the seq restarts at 1 (one capture of runs sent one after the
+    other: wire-ipv4.sh, wire-ranges.sh)."""
+    other, parts = [], []
+    for f in frs:
+        if "pktgen" not in f:
+            other.append(f)
+        elif f["pktgen"]["seq"] == 1 or not parts:
+            parts.append([f])
+        else:
+            parts[-1].append(f)
+    return other, parts
 
 
 class Run:

@@ -11,35 +11,21 @@ into runs where the pktgen seq restarts at 1.  Prints "PASS lab: name" /
 checks per run (wire-ipv4.sh's NCHECKS).
 """
 
-import json, sys
-runs, dmac, sip, dip = json.loads(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
-allf = [json.loads(l) for l in sys.stdin if l.strip()]
-other = [f for f in allf if "pktgen" not in f]
-parts = []
-for f in allf:
-    if "pktgen" in f:
-        if f["pktgen"]["seq"] == 1 or not parts:
-            parts.append([])
-        parts[-1].append(f)
+import json
+import os
+import sys
 
-def bad(fr, pred, what):
-    for f in fr:
-        try:
-            ok = pred(f)
-        except (KeyError, TypeError) as e:
-            ok, what = False, "%s (missing %s)" % (what, e)
-        if not ok:
-            return "frame %d: %s: %s" % (f["n"], what, json.dumps(f))
-    return None
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pcap import Run, first_bad as bad, split_runs  # noqa: E402
+
+runs, dmac, sip, dip = json.loads(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+other, parts = split_runs(json.loads(l) for l in sys.stdin if l.strip())
 
 for i, r in enumerate(runs):
     lab, n, size, smac, id0 = r["lab"], r["n"], r["size"], r["smac"], r["id0"]
     t0, t1 = r["t0"], r["t1"]
     fr = parts[i] if i < len(parts) else []
-
-    def check(name, why):
-        print(("PASS %s: %s" % (lab, name)) if why is None else
-              ("FAIL %s: %s|%s" % (lab, name, why)))
+    check = Run(lab).check
 
     why = None
     if len(fr) != n:

@@ -14,30 +14,20 @@ every length field matches the frame size.  Prints PASS/FAIL lines
 (tests/lib/lib.sh ktap_report).
 """
 
-import json, sys
-runs = json.loads(sys.argv[1])
-allf = [json.loads(l) for l in sys.stdin if l.strip()]
-other = [f for f in allf if "pktgen" not in f]
-parts = []
-for f in allf:
-    if "pktgen" in f:
-        if f["pktgen"]["seq"] == 1 or not parts:
-            parts.append([])
-        parts[-1].append(f)
+import json
+import os
+import sys
 
-def get(f, field):
-    v = f
-    for k in field.split("."):
-        v = v[k]
-    return v
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pcap import Run, field as get, split_runs  # noqa: E402
+
+runs = json.loads(sys.argv[1])
+other, parts = split_runs(json.loads(l) for l in sys.stdin if l.strip())
 
 for i, r in enumerate(runs):
     fr = parts[i] if i < len(parts) else []
     n = r["n"]
-
-    def check(name, why):
-        print(("PASS %s: %s" % (r["lab"], name)) if why is None else
-              ("FAIL %s: %s|%s" % (r["lab"], name, why)))
+    check = Run(r["lab"]).check
 
     seqs = [f["pktgen"]["seq"] for f in fr]
     why = None

@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 #
 # Helpers shared by the receiver tests (tests/rx-*.sh).  Sourced after
-# lib/lib.sh; not executable, so the runner does not take it for a test.
+# tests/lib/lib.sh.
 
 # rx_cmd NS CMD: write CMD to pgrx in NS; must succeed with Result OK:.
 rx_cmd() { in_ns "$1" pg_set pgrx "$2"; }
