@@ -388,7 +388,7 @@ struct pktgen_net {
 	bool exiting;
 	/* pktgen_rx.c: the receiver's state (/proc/net/pktgen/pgrx) */
 	struct pg_rx_net *rx;
-	/* pktgen_ipopt.c: the IPv4 option classifier (/proc/net/pktgen/ipopt) */
+	/* pktgen_ipopt_rx.c: the IPv4 option classifier (/proc/net/pktgen/ipopt) */
 	struct pg_ipopt_net *ipopt;
 };
 
@@ -438,10 +438,10 @@ static inline void pg_counter_add(u64 *counter, u64 n)
  *	pktgen_main.c		module init/exit, namespaces, CPU hotplug,
  *				the netdevice notifier
  *	pktgen_proc.c		device, thread, pgctrl and pgstats files
- *	pktgen_rx.c, pktgen_ipopt.c	pgrx and ipopt (files and hooks);
+ *	pktgen_rx.c, pktgen_ipopt_rx.c	pgrx and ipopt (files and hooks);
  *				pktgen_rxstat.c the receiver's arithmetic
  *	pktgen_thread.c		threads, runs, transmit
- *	pktgen_build.c		packets (pktgen_opts.c, pktgen_ipsec.c)
+ *	pktgen_build.c		packets (pktgen_ipopt_tx.c, pktgen_ipsec.c)
  *	pktgen_dev.c		device registry, Result lines
  *	pktgen_cmd.c		the write grammar
  * Documentation/design.rst has the whole map.
@@ -449,11 +449,11 @@ static inline void pg_counter_add(u64 *counter, u64 n)
 
 /* pktgen_dev.c: device registry, Result lines */
 int pg_add_device(struct pktgen_thread *t, const char *name);
-void pg_remove_device(struct pktgen_dev *pkt);
-void pg_set_result(struct pktgen_dev *pkt, const char *fmt, ...) __printf(2, 3);
+void pg_remove_device(struct pktgen_dev *pkt_dev);
+void pg_set_result(struct pktgen_dev *pkt_dev, const char *fmt, ...) __printf(2, 3);
 void pg_thread_set_result(struct pktgen_thread *t, const char *fmt, ...) __printf(2, 3);
 void pg_default_config(struct pktgen_config *cfg, const struct net_device *odev);
-void pg_dev_file_closing(struct pktgen_dev *pkt, bool closing);
+void pg_dev_file_closing(struct pktgen_dev *pkt_dev, bool closing);
 bool pg_netdev_in_use(struct pktgen_net *pn, struct net_device *dev);
 void pg_netdev_renamed(struct pktgen_net *pn, struct net_device *dev);
 
@@ -480,8 +480,8 @@ void pg_thread_post_wait(struct pktgen_thread *t, enum pg_thread_ctl ctl);
 void pg_thread_kick(struct pktgen_thread *t);
 void pg_ctrl_start(struct pktgen_net *pn);
 void pg_ctrl_post_all(struct pktgen_net *pn, enum pg_thread_ctl ctl);
-int pg_dev_inject(struct pktgen_dev *pkt);
-void pg_dev_clear_counters(struct pktgen_dev *pkt);
+int pg_dev_inject(struct pktgen_dev *pkt_dev);
+void pg_dev_clear_counters(struct pktgen_dev *pkt_dev);
 void pg_thread_rebind(struct pktgen_net *pn, unsigned int cpu);
 
 /* pktgen_proc.c: device, thread, pgctrl and pgstats files */
@@ -499,7 +499,7 @@ struct sk_buff *pg_build_skb(struct pktgen_run *r, struct net_device *odev,
 u32 pg_min_frame(const struct pktgen_config *cfg);
 void pg_resolve_sizes(struct pktgen_config *cfg);
 
-/* pktgen_opts.c: the ip_opt command's option bytes */
+/* pktgen_ipopt_tx.c: the ip_opt command's option bytes */
 int pg_ip_opt_parse(char *spec, u8 *opt, unsigned int *len, const char **why);
 
 /* pktgen_ipsec.c: ESP through a user-installed SA (flag IPSEC) */
@@ -540,7 +540,7 @@ int pg_rx_net_init(struct pktgen_net *pn);
 void pg_rx_net_exit(struct pktgen_net *pn);
 void pg_rx_netdev_unregister(struct pktgen_net *pn, struct net_device *dev);
 
-/* ---- pktgen_ipopt.c: IPv4 option classifier --------------------------------- */
+/* ---- pktgen_ipopt_rx.c: IPv4 option classifier --------------------------------- */
 
 struct pg_ipopt_net;
 

@@ -863,11 +863,10 @@ static unsigned int pg_headroom(const struct pktgen_run *r, const struct net_dev
 
 /*
  * An skb with @len bytes of room, and @headroom (pg_headroom()) before
- * them (skb->dev is the caller's).  Its head comes from page fragments where it fits in
- * a page: a kmalloc()ed head costs far more to allocate and free (a
- * 64-byte packet built per slot: 14-16% fewer instructions in all on
- * 6.12, 31-35% on 6.1).  An skb netif_receive injects more than once gets
- * the room generic XDP wants: were a program attached during an
+ * them (skb->dev is the caller's).  Its head comes from page fragments
+ * where it fits in a page: a kmalloc()ed head costs far more to allocate
+ * and free (bench/README).  An skb netif_receive injects more than once
+ * gets the room generic XDP wants: were a program attached during an
  * injection, XDP would otherwise reallocate the head of a shared skb,
  * which BUG()s.
  */

@@ -40,12 +40,12 @@ static __printf(3, 0) void pg_vset(char *buf, spinlock_t *lock, const char *fmt,
 	spin_unlock_bh(lock);
 }
 
-void pg_set_result(struct pktgen_dev *pkt, const char *fmt, ...)
+void pg_set_result(struct pktgen_dev *pkt_dev, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	pg_vset(pkt->result, &pkt->lock, fmt, ap);
+	pg_vset(pkt_dev->result, &pkt_dev->lock, fmt, ap);
 	va_end(ap);
 }
 
@@ -81,13 +81,13 @@ void pg_default_config(struct pktgen_config *cfg, const struct net_device *odev)
 static struct pktgen_dev *pg_find_by_name(struct pktgen_net *pn, const char *name)
 {
 	struct pktgen_thread *t;
-	struct pktgen_dev *pkt;
+	struct pktgen_dev *pkt_dev;
 
 	lockdep_assert_held(&pn->lock);
 	list_for_each_entry(t, &pn->threads, list)
-		list_for_each_entry(pkt, &t->devs, list)
-			if (!strcmp(pkt->name, name))
-				return pkt;
+		list_for_each_entry(pkt_dev, &t->devs, list)
+			if (!strcmp(pkt_dev->name, name))
+				return pkt_dev;
 	return NULL;
 }
 
@@ -134,7 +134,7 @@ int pg_add_device(struct pktgen_thread *t, const char *name)
 {
 	struct pktgen_net *pn = t->pn;
 	char ifname[IFNAMSIZ];
-	struct pktgen_dev *pkt;
+	struct pktgen_dev *pkt_dev;
 	int err;
 
 	if (strlen(name) >= PG_NAME_LEN)
@@ -145,13 +145,13 @@ int pg_add_device(struct pktgen_thread *t, const char *name)
 	if (pg_name_reserved(name))
 		return -EEXIST;
 
-	pkt = kzalloc_node(sizeof(*pkt), GFP_KERNEL, cpu_to_node(t->cpu));
-	if (!pkt)
+	pkt_dev = kzalloc_node(sizeof(*pkt_dev), GFP_KERNEL, cpu_to_node(t->cpu));
+	if (!pkt_dev)
 		return -ENOMEM;
-	spin_lock_init(&pkt->lock);
-	strscpy(pkt->name, name, sizeof(pkt->name));
-	pkt->thread = t;
-	pkt->stream = get_random_u32();
+	spin_lock_init(&pkt_dev->lock);
+	strscpy(pkt_dev->name, name, sizeof(pkt_dev->name));
+	pkt_dev->thread = t;
+	pkt_dev->stream = get_random_u32();
 
 	mutex_lock(&pn->lock);
 	if (pn->exiting) {
@@ -162,32 +162,32 @@ int pg_add_device(struct pktgen_thread *t, const char *name)
 		err = -EBUSY;
 		goto err_unlock;
 	}
-	pkt->odev = pg_netdev_get_by_name(pn->net, ifname, &pkt->odev_tracker);
-	if (!pkt->odev) {
+	pkt_dev->odev = pg_netdev_get_by_name(pn->net, ifname, &pkt_dev->odev_tracker);
+	if (!pkt_dev->odev) {
 		err = -ENODEV;
 		goto err_unlock;
 	}
-	err = pg_check_netdev(pkt->odev);
+	err = pg_check_netdev(pkt_dev->odev);
 	if (err)
 		goto err_put_dev;
 
-	pg_default_config(&pkt->cfg, pkt->odev);
+	pg_default_config(&pkt_dev->cfg, pkt_dev->odev);
 
-	pkt->entry = pg_proc_own(proc_create_data(name, 0600, pn->proc_dir,
-						  &pg_dev_proc_ops, pkt));
-	if (!pkt->entry) {
+	pkt_dev->entry = pg_proc_own(proc_create_data(name, 0600, pn->proc_dir,
+						      &pg_dev_proc_ops, pkt_dev));
+	if (!pkt_dev->entry) {
 		err = -EINVAL;
 		goto err_put_dev;
 	}
-	list_add_rcu(&pkt->list, &t->devs);
+	list_add_rcu(&pkt_dev->list, &t->devs);
 	mutex_unlock(&pn->lock);
 	return 0;
 
 err_put_dev:
-	netdev_put(pkt->odev, &pkt->odev_tracker);
+	netdev_put(pkt_dev->odev, &pkt_dev->odev_tracker);
 err_unlock:
 	mutex_unlock(&pn->lock);
-	kfree(pkt);
+	kfree(pkt_dev);
 	return err;
 }
 
@@ -196,49 +196,49 @@ err_unlock:
  * that waits for something ("inject") is let go and new ones refused, so
  * that no rename or removal, under RTNL or not, waits on a writer.
  */
-void pg_dev_file_closing(struct pktgen_dev *pkt, bool closing)
+void pg_dev_file_closing(struct pktgen_dev *pkt_dev, bool closing)
 {
-	spin_lock_bh(&pkt->lock);
-	WRITE_ONCE(pkt->file_closing, closing);
-	spin_unlock_bh(&pkt->lock);
+	spin_lock_bh(&pkt_dev->lock);
+	WRITE_ONCE(pkt_dev->file_closing, closing);
+	spin_unlock_bh(&pkt_dev->lock);
 	if (closing)
-		wake_up_all(&pkt->thread->pn->wq);
+		wake_up_all(&pkt_dev->thread->pn->wq);
 }
 
 /*
  * Called only by the device's own thread (or while it is being torn
- * down), so nothing transmits on @pkt concurrently.  The device must be
+ * down), so nothing transmits on @pkt_dev concurrently.  The device must be
  * stopped.
  */
-void pg_remove_device(struct pktgen_dev *pkt)
+void pg_remove_device(struct pktgen_dev *pkt_dev)
 {
-	struct pktgen_net *pn = pkt->thread->pn;
+	struct pktgen_net *pn = pkt_dev->thread->pn;
 
 	/* under pn->lock: a rename, which reopens the file, is done or not begun */
 	mutex_lock(&pn->lock);
-	pg_dev_file_closing(pkt, true);
-	list_del_rcu(&pkt->list);
+	pg_dev_file_closing(pkt_dev, true);
+	list_del_rcu(&pkt_dev->list);
 	/* Waits for in-flight reads and writes of the file. */
-	proc_remove(pkt->entry);
+	proc_remove(pkt_dev->entry);
 	mutex_unlock(&pn->lock);
 
-	kfree_skb(pkt->run.skb);
-	pkt->run.skb = NULL;
-	netdev_put(pkt->odev, &pkt->odev_tracker);
-	kfree_rcu(pkt, rcu);
+	kfree_skb(pkt_dev->run.skb);
+	pkt_dev->run.skb = NULL;
+	netdev_put(pkt_dev->odev, &pkt_dev->odev_tracker);
+	kfree_rcu(pkt_dev, rcu);
 	wake_up_all(&pn->wq);
 }
 
 bool pg_netdev_in_use(struct pktgen_net *pn, struct net_device *dev)
 {
 	struct pktgen_thread *t;
-	struct pktgen_dev *pkt;
+	struct pktgen_dev *pkt_dev;
 	bool used = false;
 
 	rcu_read_lock();
 	list_for_each_entry_rcu(t, &pn->threads, list)
-		list_for_each_entry_rcu(pkt, &t->devs, list)
-			if (pkt->odev == dev)
+		list_for_each_entry_rcu(pkt_dev, &t->devs, list)
+			if (pkt_dev->odev == dev)
 				used = true;
 	rcu_read_unlock();
 	return used;
@@ -248,33 +248,33 @@ bool pg_netdev_in_use(struct pktgen_net *pn, struct net_device *dev)
 void pg_netdev_renamed(struct pktgen_net *pn, struct net_device *dev)
 {
 	struct pktgen_thread *t;
-	struct pktgen_dev *pkt;
+	struct pktgen_dev *pkt_dev;
 	char name[PG_NAME_LEN];
 	struct proc_dir_entry *entry;
 
 	mutex_lock(&pn->lock);
 	list_for_each_entry(t, &pn->threads, list) {
-		list_for_each_entry(pkt, &t->devs, list) {
-			const char *at = strchr(pkt->name, '@');
+		list_for_each_entry(pkt_dev, &t->devs, list) {
+			const char *at = strchr(pkt_dev->name, '@');
 
-			if (pkt->odev != dev)
+			if (pkt_dev->odev != dev)
 				continue;
 			if (snprintf(name, sizeof(name), "%s%s", dev->name, at ?: "") >=
 			    sizeof(name) || pg_find_by_name(pn, name) ||
 			    pg_name_reserved(name)) {
 				pr_info("%s renamed to %s: keeping file name %s\n",
-					pkt->name, dev->name, pkt->name);
+					pkt_dev->name, dev->name, pkt_dev->name);
 				continue;
 			}
-			pg_dev_file_closing(pkt, true);
-			proc_remove(pkt->entry);
+			pg_dev_file_closing(pkt_dev, true);
+			proc_remove(pkt_dev->entry);
 			entry = pg_proc_own(proc_create_data(name, 0600, pn->proc_dir,
-							     &pg_dev_proc_ops, pkt));
-			spin_lock_bh(&pkt->lock);
-			strscpy(pkt->name, name, sizeof(pkt->name));
-			pkt->entry = entry;
-			spin_unlock_bh(&pkt->lock);
-			pg_dev_file_closing(pkt, false);
+							     &pg_dev_proc_ops, pkt_dev));
+			spin_lock_bh(&pkt_dev->lock);
+			strscpy(pkt_dev->name, name, sizeof(pkt_dev->name));
+			pkt_dev->entry = entry;
+			spin_unlock_bh(&pkt_dev->lock);
+			pg_dev_file_closing(pkt_dev, false);
 			if (!entry)
 				pr_err("cannot create /proc/net/pktgen/%s\n", name);
 		}

@@ -36,16 +36,16 @@ static struct pktgen_net *pg_net(struct net *net)
 static void pg_netdev_unregister(struct pktgen_net *pn, struct net_device *dev)
 {
 	struct pktgen_thread *t;
-	struct pktgen_dev *pkt;
+	struct pktgen_dev *pkt_dev;
 	bool posted = false;
 	int waited = 0;
 
 	mutex_lock(&pn->lock);
 	list_for_each_entry(t, &pn->threads, list) {
-		list_for_each_entry(pkt, &t->devs, list) {
-			if (pkt->odev != dev)
+		list_for_each_entry(pkt_dev, &t->devs, list) {
+			if (pkt_dev->odev != dev)
 				continue;
-			WRITE_ONCE(pkt->remove_pending, true);
+			WRITE_ONCE(pkt_dev->remove_pending, true);
 			pg_thread_post(t, PG_CTL_REMDEV);
 			posted = true;
 		}

@@ -81,7 +81,7 @@ static const char * const pg_xmit_mode_names[] = {
 /* ---- device commands -------------------------------------------------------- */
 
 /*
- * A numeric command.  apply() runs under pkt->lock with the parsed value;
+ * A numeric command.  apply() runs under pkt_dev->lock with the parsed value;
  * it may change *val to the value the Result shows, or refuse with an
  * errno and a reason.
  */
@@ -90,19 +90,19 @@ struct pg_num_cmd {
 	const char *shown;	/* name in "OK: <shown>=<n>"; NULL: name */
 	u64 min;		/* smaller values are raised to this */
 	u64 max;
-	int (*apply)(struct pktgen_dev *pkt, u64 *val, const char **why);
+	int (*apply)(struct pktgen_dev *pkt_dev, u64 *val, const char **why);
 	const char *range;	/* error text for a bad value; NULL: generic */
 };
 
-static int pg_apply_count(struct pktgen_dev *pkt, u64 *val, const char **why)
+static int pg_apply_count(struct pktgen_dev *pkt_dev, u64 *val, const char **why)
 {
-	pkt->cfg.count = *val;
+	pkt_dev->cfg.count = *val;
 	return 0;
 }
 
-static bool pg_skb_sharing(const struct pktgen_dev *pkt)
+static bool pg_skb_sharing(const struct pktgen_dev *pkt_dev)
 {
-	return pkt->odev->priv_flags & IFF_TX_SKB_SHARING;
+	return pkt_dev->odev->priv_flags & IFF_TX_SKB_SHARING;
 }
 
 /* The settings that rules tie together: one skb sent many times, or a burst. */
@@ -180,66 +180,76 @@ static const struct pg_rule {
 		[PG_SHAPE_SHARED] = "flag !SHARED needs clone_skb 0 and burst 1" } },
 };
 
+static void pg_shape_of(const struct pktgen_config *cfg, struct pg_shape *s)
+{
+	s->clone_skb = cfg->clone_skb;
+	s->burst = cfg->burst;
+	s->xmit_mode = cfg->xmit_mode;
+	s->nr_imix = cfg->nr_imix;
+	s->shared = cfg->flags & PG_F(SHARED);
+}
+
 /*
  * May @cmd set its setting to @val?  0, or the errno and *@why of the
- * first rule the change breaks.  @pkt->lock held.
+ * first rule the change breaks.  A rule broken already (the device lost
+ * IFF_TX_SKB_SHARING since) refuses nothing: undoing must stay possible.
+ * @pkt_dev->lock held.
  */
-static int pg_shape_check(const struct pktgen_dev *pkt, enum pg_shape_cmd cmd, u64 val,
+static int pg_shape_check(const struct pktgen_dev *pkt_dev, enum pg_shape_cmd cmd, u64 val,
 			  const char **why)
 {
-	const struct pktgen_config *cfg = &pkt->cfg;
-	struct pg_shape s = {
-		.clone_skb = cfg->clone_skb,
-		.burst = cfg->burst,
-		.xmit_mode = cfg->xmit_mode,
-		.nr_imix = cfg->nr_imix,
-		.shared = cfg->flags & PG_F(SHARED),
-	};
+	bool sharing = pg_skb_sharing(pkt_dev);
+	struct pg_shape now, next;
 	int i;
 
+	pg_shape_of(&pkt_dev->cfg, &now);
+	next = now;
 	switch (cmd) {
 	case PG_SHAPE_CLONE_SKB:
-		s.clone_skb = val;
+		next.clone_skb = val;
 		break;
 	case PG_SHAPE_BURST:
-		s.burst = val;
+		next.burst = val;
 		break;
 	case PG_SHAPE_XMIT_MODE:
-		s.xmit_mode = val;
+		next.xmit_mode = val;
 		break;
 	case PG_SHAPE_IMIX:
-		s.nr_imix = val;
+		next.nr_imix = val;
 		break;
 	default:
-		s.shared = val;
+		next.shared = val;
 		break;
 	}
 	for (i = 0; i < ARRAY_SIZE(pg_rules); i++) {
-		if (pg_rules[i].why[cmd] && pg_rules[i].broken(&s, pg_skb_sharing(pkt))) {
-			*why = pg_rules[i].why[cmd];
-			return pg_rules[i].err;
+		const struct pg_rule *rule = &pg_rules[i];
+
+		if (rule->why[cmd] && rule->broken(&next, sharing) &&
+		    !rule->broken(&now, sharing)) {
+			*why = rule->why[cmd];
+			return rule->err;
 		}
 	}
 	return 0;
 }
 
-static int pg_apply_clone_skb(struct pktgen_dev *pkt, u64 *val, const char **why)
+static int pg_apply_clone_skb(struct pktgen_dev *pkt_dev, u64 *val, const char **why)
 {
-	int err = pg_shape_check(pkt, PG_SHAPE_CLONE_SKB, *val, why);
+	int err = pg_shape_check(pkt_dev, PG_SHAPE_CLONE_SKB, *val, why);
 
 	if (!err)
-		pkt->cfg.clone_skb = *val;
+		pkt_dev->cfg.clone_skb = *val;
 	return err;
 }
 
-static int pg_apply_burst(struct pktgen_dev *pkt, u64 *val, const char **why)
+static int pg_apply_burst(struct pktgen_dev *pkt_dev, u64 *val, const char **why)
 {
 	int err;
 
 	*val = max_t(u64, *val, 1);
-	err = pg_shape_check(pkt, PG_SHAPE_BURST, *val, why);
+	err = pg_shape_check(pkt_dev, PG_SHAPE_BURST, *val, why);
 	if (!err)
-		pkt->cfg.burst = *val;
+		pkt_dev->cfg.burst = *val;
 	return err;
 }
 
@@ -259,34 +269,34 @@ enum pg_seed_field {
 /*
  * The seed to write field @f of, or NULL while the device runs (the run
  * starts from the configuration anyway).  A seed of an earlier idle spell
- * is dropped first.  @pkt->lock held.
+ * is dropped first.  @pkt_dev->lock held.
  */
-static struct pktgen_cursor *pg_seed(struct pktgen_dev *pkt, enum pg_seed_field f)
+static struct pktgen_cursor *pg_seed(struct pktgen_dev *pkt_dev, enum pg_seed_field f)
 {
-	u32 starts = READ_ONCE(pkt->run.starts);
+	u32 starts = READ_ONCE(pkt_dev->run.starts);
 
-	lockdep_assert_held(&pkt->lock);
-	if (pkt->running)
+	lockdep_assert_held(&pkt_dev->lock);
+	if (pkt_dev->running)
 		return NULL;
-	if (pkt->seed_run != starts) {
-		pkt->seed_mask = 0;
-		pkt->seed_run = starts;
+	if (pkt_dev->seed_run != starts) {
+		pkt_dev->seed_mask = 0;
+		pkt_dev->seed_run = starts;
 	}
-	pkt->seed_mask |= BIT(f);
-	return &pkt->seed;
+	pkt_dev->seed_mask |= BIT(f);
+	return &pkt_dev->seed;
 }
 
 /* What Current shows: the run's cursor, with this idle spell's seed over it. */
-static void pg_shown_cursor(struct pktgen_dev *pkt, struct pktgen_cursor *cur)
+static void pg_shown_cursor(struct pktgen_dev *pkt_dev, struct pktgen_cursor *cur)
 {
-	const struct pktgen_cursor *seed = &pkt->seed;
+	const struct pktgen_cursor *seed = &pkt_dev->seed;
 	u32 mask;
 
 	/* the thread moves it per packet: a copy may mix two packets' values */
-	*cur = data_race(pkt->run.cur);
-	spin_lock_bh(&pkt->lock);
-	mask = !pkt->running && pkt->seed_run == READ_ONCE(pkt->run.starts) ?
-	       pkt->seed_mask : 0;
+	*cur = data_race(pkt_dev->run.cur);
+	spin_lock_bh(&pkt_dev->lock);
+	mask = !pkt_dev->running && pkt_dev->seed_run == READ_ONCE(pkt_dev->run.starts) ?
+	       pkt_dev->seed_mask : 0;
 	if (mask & BIT(PG_SEED_PKT_SIZE))
 		cur->pkt_size = seed->pkt_size;
 	if (mask & BIT(PG_SEED_UDP_SRC))
@@ -305,181 +315,181 @@ static void pg_shown_cursor(struct pktgen_dev *pkt, struct pktgen_cursor *cur)
 		cur->saddr6 = seed->saddr6;
 	if (mask & BIT(PG_SEED_DADDR6))
 		cur->daddr6 = seed->daddr6;
-	spin_unlock_bh(&pkt->lock);
+	spin_unlock_bh(&pkt_dev->lock);
 }
 
-static void pg_cur_pkt_size(struct pktgen_dev *pkt, u32 size)
+static void pg_cur_pkt_size(struct pktgen_dev *pkt_dev, u32 size)
 {
-	struct pktgen_cursor *seed = pg_seed(pkt, PG_SEED_PKT_SIZE);
+	struct pktgen_cursor *seed = pg_seed(pkt_dev, PG_SEED_PKT_SIZE);
 
 	if (seed)
 		seed->pkt_size = size;
 }
 
-static int pg_apply_pkt_size(struct pktgen_dev *pkt, u64 *val, const char **why)
+static int pg_apply_pkt_size(struct pktgen_dev *pkt_dev, u64 *val, const char **why)
 {
-	pkt->cfg.min_pkt_size = *val;
-	pkt->cfg.max_pkt_size = *val;
-	pg_cur_pkt_size(pkt, *val);
+	pkt_dev->cfg.min_pkt_size = *val;
+	pkt_dev->cfg.max_pkt_size = *val;
+	pg_cur_pkt_size(pkt_dev, *val);
 	return 0;
 }
 
-static int pg_apply_min_pkt_size(struct pktgen_dev *pkt, u64 *val, const char **why)
+static int pg_apply_min_pkt_size(struct pktgen_dev *pkt_dev, u64 *val, const char **why)
 {
-	pkt->cfg.min_pkt_size = *val;
-	pg_cur_pkt_size(pkt, *val);
+	pkt_dev->cfg.min_pkt_size = *val;
+	pg_cur_pkt_size(pkt_dev, *val);
 	return 0;
 }
 
-static int pg_apply_max_pkt_size(struct pktgen_dev *pkt, u64 *val, const char **why)
+static int pg_apply_max_pkt_size(struct pktgen_dev *pkt_dev, u64 *val, const char **why)
 {
-	pkt->cfg.max_pkt_size = *val;
-	pg_cur_pkt_size(pkt, *val);
+	pkt_dev->cfg.max_pkt_size = *val;
+	pg_cur_pkt_size(pkt_dev, *val);
 	return 0;
 }
 
-static int pg_apply_delay(struct pktgen_dev *pkt, u64 *val, const char **why)
+static int pg_apply_delay(struct pktgen_dev *pkt_dev, u64 *val, const char **why)
 {
 	if (*val == PG_DELAY_NEVER_CMD)
 		*val = PG_DELAY_NEVER;
-	pkt->cfg.delay_ns = *val;
+	pkt_dev->cfg.delay_ns = *val;
 	return 0;
 }
 
 /* "rate N": N Mb/s for frames of min_pkt_size (FCS excluded). */
-static int pg_apply_rate(struct pktgen_dev *pkt, u64 *val, const char **why)
+static int pg_apply_rate(struct pktgen_dev *pkt_dev, u64 *val, const char **why)
 {
-	u32 size = pkt->cfg.min_pkt_size ?: PG_MIN_PKT_SIZE + PG_HDR_LEN;
+	u32 size = pkt_dev->cfg.min_pkt_size ?: PG_MIN_PKT_SIZE + PG_HDR_LEN;
 
 	if (!*val) {
 		*why = "rate must be 1 or more Mb/s";
 		return -EINVAL;
 	}
-	pkt->cfg.delay_ns = div64_u64((u64)size * 8 * NSEC_PER_USEC, *val);
+	pkt_dev->cfg.delay_ns = div64_u64((u64)size * 8 * NSEC_PER_USEC, *val);
 	return 0;
 }
 
-static int pg_apply_ratep(struct pktgen_dev *pkt, u64 *val, const char **why)
+static int pg_apply_ratep(struct pktgen_dev *pkt_dev, u64 *val, const char **why)
 {
 	if (!*val) {
 		*why = "ratep must be 1 or more packets/s";
 		return -EINVAL;
 	}
-	pkt->cfg.delay_ns = div64_u64(NSEC_PER_SEC, *val);
+	pkt_dev->cfg.delay_ns = div64_u64(NSEC_PER_SEC, *val);
 	return 0;
 }
 
-static int pg_apply_udp_src_min(struct pktgen_dev *pkt, u64 *val, const char **why)
+static int pg_apply_udp_src_min(struct pktgen_dev *pkt_dev, u64 *val, const char **why)
 {
-	struct pktgen_cursor *seed = pg_seed(pkt, PG_SEED_UDP_SRC);
+	struct pktgen_cursor *seed = pg_seed(pkt_dev, PG_SEED_UDP_SRC);
 
-	pkt->cfg.udp_src_min = *val;
+	pkt_dev->cfg.udp_src_min = *val;
 	if (seed)
 		seed->udp_src = *val;
 	return 0;
 }
 
-static int pg_apply_udp_src_max(struct pktgen_dev *pkt, u64 *val, const char **why)
+static int pg_apply_udp_src_max(struct pktgen_dev *pkt_dev, u64 *val, const char **why)
 {
-	struct pktgen_cursor *seed = pg_seed(pkt, PG_SEED_UDP_SRC);
+	struct pktgen_cursor *seed = pg_seed(pkt_dev, PG_SEED_UDP_SRC);
 
-	pkt->cfg.udp_src_max = *val;
+	pkt_dev->cfg.udp_src_max = *val;
 	if (seed)
 		seed->udp_src = *val;
 	return 0;
 }
 
-static int pg_apply_udp_dst_min(struct pktgen_dev *pkt, u64 *val, const char **why)
+static int pg_apply_udp_dst_min(struct pktgen_dev *pkt_dev, u64 *val, const char **why)
 {
-	struct pktgen_cursor *seed = pg_seed(pkt, PG_SEED_UDP_DST);
+	struct pktgen_cursor *seed = pg_seed(pkt_dev, PG_SEED_UDP_DST);
 
-	pkt->cfg.udp_dst_min = *val;
+	pkt_dev->cfg.udp_dst_min = *val;
 	if (seed)
 		seed->udp_dst = *val;
 	return 0;
 }
 
-static int pg_apply_udp_dst_max(struct pktgen_dev *pkt, u64 *val, const char **why)
+static int pg_apply_udp_dst_max(struct pktgen_dev *pkt_dev, u64 *val, const char **why)
 {
-	struct pktgen_cursor *seed = pg_seed(pkt, PG_SEED_UDP_DST);
+	struct pktgen_cursor *seed = pg_seed(pkt_dev, PG_SEED_UDP_DST);
 
-	pkt->cfg.udp_dst_max = *val;
+	pkt_dev->cfg.udp_dst_max = *val;
 	if (seed)
 		seed->udp_dst = *val;
 	return 0;
 }
 
-static int pg_apply_src_mac_count(struct pktgen_dev *pkt, u64 *val, const char **why)
+static int pg_apply_src_mac_count(struct pktgen_dev *pkt_dev, u64 *val, const char **why)
 {
-	struct pktgen_cursor *seed = pg_seed(pkt, PG_SEED_SRC_MAC);
+	struct pktgen_cursor *seed = pg_seed(pkt_dev, PG_SEED_SRC_MAC);
 
-	pkt->cfg.src_mac_count = *val;
+	pkt_dev->cfg.src_mac_count = *val;
 	if (seed)
 		seed->src_mac_offset = 0;
 	return 0;
 }
 
-static int pg_apply_dst_mac_count(struct pktgen_dev *pkt, u64 *val, const char **why)
+static int pg_apply_dst_mac_count(struct pktgen_dev *pkt_dev, u64 *val, const char **why)
 {
-	struct pktgen_cursor *seed = pg_seed(pkt, PG_SEED_DST_MAC);
+	struct pktgen_cursor *seed = pg_seed(pkt_dev, PG_SEED_DST_MAC);
 
-	pkt->cfg.dst_mac_count = *val;
+	pkt_dev->cfg.dst_mac_count = *val;
 	if (seed)
 		seed->dst_mac_offset = 0;
 	return 0;
 }
 
-static int pg_apply_debug(struct pktgen_dev *pkt, u64 *val, const char **why)
+static int pg_apply_debug(struct pktgen_dev *pkt_dev, u64 *val, const char **why)
 {
 	WRITE_ONCE(pg_debug, *val);
 	return 0;
 }
 
-static int pg_apply_frags(struct pktgen_dev *pkt, u64 *val, const char **why)
+static int pg_apply_frags(struct pktgen_dev *pkt_dev, u64 *val, const char **why)
 {
-	pkt->cfg.frags = *val;
+	pkt_dev->cfg.frags = *val;
 	return 0;
 }
 
-static int pg_apply_skb_priority(struct pktgen_dev *pkt, u64 *val, const char **why)
+static int pg_apply_skb_priority(struct pktgen_dev *pkt_dev, u64 *val, const char **why)
 {
-	pkt->cfg.skb_priority = *val;
+	pkt_dev->cfg.skb_priority = *val;
 	return 0;
 }
 
-static int pg_apply_queue_map_min(struct pktgen_dev *pkt, u64 *val, const char **why)
+static int pg_apply_queue_map_min(struct pktgen_dev *pkt_dev, u64 *val, const char **why)
 {
-	pkt->cfg.queue_map_min = *val;
+	pkt_dev->cfg.queue_map_min = *val;
 	return 0;
 }
 
-static int pg_apply_queue_map_max(struct pktgen_dev *pkt, u64 *val, const char **why)
+static int pg_apply_queue_map_max(struct pktgen_dev *pkt_dev, u64 *val, const char **why)
 {
-	pkt->cfg.queue_map_max = *val;
+	pkt_dev->cfg.queue_map_max = *val;
 	return 0;
 }
 
-static int pg_apply_flows(struct pktgen_dev *pkt, u64 *val, const char **why)
+static int pg_apply_flows(struct pktgen_dev *pkt_dev, u64 *val, const char **why)
 {
-	pkt->cfg.flows = *val;
+	pkt_dev->cfg.flows = *val;
 	return 0;
 }
 
-static int pg_apply_flowlen(struct pktgen_dev *pkt, u64 *val, const char **why)
+static int pg_apply_flowlen(struct pktgen_dev *pkt_dev, u64 *val, const char **why)
 {
-	pkt->cfg.flowlen = *val;
+	pkt_dev->cfg.flowlen = *val;
 	return 0;
 }
 
-static int pg_apply_spi(struct pktgen_dev *pkt, u64 *val, const char **why)
+static int pg_apply_spi(struct pktgen_dev *pkt_dev, u64 *val, const char **why)
 {
-	pkt->cfg.spi = *val;
+	pkt_dev->cfg.spi = *val;
 	return 0;
 }
 
-static int pg_apply_node(struct pktgen_dev *pkt, u64 *val, const char **why)
+static int pg_apply_node(struct pktgen_dev *pkt_dev, u64 *val, const char **why)
 {
-	pkt->cfg.node = *val;
+	pkt_dev->cfg.node = *val;
 	return 0;
 }
 
@@ -494,9 +504,9 @@ static bool pg_svlan_on(const struct pktgen_config *cfg)
 }
 
 /* vlan_id 0-4095: tag on (MPLS off); anything larger: both tags off. */
-static int pg_apply_vlan_id(struct pktgen_dev *pkt, u64 *val, const char **why)
+static int pg_apply_vlan_id(struct pktgen_dev *pkt_dev, u64 *val, const char **why)
 {
-	struct pktgen_config *cfg = &pkt->cfg;
+	struct pktgen_config *cfg = &pkt_dev->cfg;
 
 	if (*val > PG_MAX_VLAN_ID) {
 		cfg->vlan_id = PG_VLAN_OFF;
@@ -509,9 +519,9 @@ static int pg_apply_vlan_id(struct pktgen_dev *pkt, u64 *val, const char **why)
 }
 
 /* svlan_id 0-4095 needs the inner tag; anything larger: both tags off. */
-static int pg_apply_svlan_id(struct pktgen_dev *pkt, u64 *val, const char **why)
+static int pg_apply_svlan_id(struct pktgen_dev *pkt_dev, u64 *val, const char **why)
 {
-	struct pktgen_config *cfg = &pkt->cfg;
+	struct pktgen_config *cfg = &pkt_dev->cfg;
 
 	if (*val > PG_MAX_VLAN_ID) {
 		cfg->vlan_id = PG_VLAN_OFF;
@@ -539,27 +549,27 @@ static int pg_set_tag_bits(u8 *field, u64 val, bool tag_on, const char *need,
 	return 0;
 }
 
-static int pg_apply_vlan_p(struct pktgen_dev *pkt, u64 *val, const char **why)
+static int pg_apply_vlan_p(struct pktgen_dev *pkt_dev, u64 *val, const char **why)
 {
-	return pg_set_tag_bits(&pkt->cfg.vlan_p, *val, pg_vlan_on(&pkt->cfg),
+	return pg_set_tag_bits(&pkt_dev->cfg.vlan_p, *val, pg_vlan_on(&pkt_dev->cfg),
 			       "vlan_p must be 0-7", why);
 }
 
-static int pg_apply_vlan_cfi(struct pktgen_dev *pkt, u64 *val, const char **why)
+static int pg_apply_vlan_cfi(struct pktgen_dev *pkt_dev, u64 *val, const char **why)
 {
-	return pg_set_tag_bits(&pkt->cfg.vlan_cfi, *val, pg_vlan_on(&pkt->cfg),
+	return pg_set_tag_bits(&pkt_dev->cfg.vlan_cfi, *val, pg_vlan_on(&pkt_dev->cfg),
 			       "vlan_cfi must be 0-1", why);
 }
 
-static int pg_apply_svlan_p(struct pktgen_dev *pkt, u64 *val, const char **why)
+static int pg_apply_svlan_p(struct pktgen_dev *pkt_dev, u64 *val, const char **why)
 {
-	return pg_set_tag_bits(&pkt->cfg.svlan_p, *val, pg_svlan_on(&pkt->cfg),
+	return pg_set_tag_bits(&pkt_dev->cfg.svlan_p, *val, pg_svlan_on(&pkt_dev->cfg),
 			       "svlan_p must be 0-7", why);
 }
 
-static int pg_apply_svlan_cfi(struct pktgen_dev *pkt, u64 *val, const char **why)
+static int pg_apply_svlan_cfi(struct pktgen_dev *pkt_dev, u64 *val, const char **why)
 {
-	return pg_set_tag_bits(&pkt->cfg.svlan_cfi, *val, pg_svlan_on(&pkt->cfg),
+	return pg_set_tag_bits(&pkt_dev->cfg.svlan_cfi, *val, pg_svlan_on(&pkt_dev->cfg),
 			       "svlan_cfi must be 0-1", why);
 }
 
@@ -605,20 +615,20 @@ static const struct pg_num_cmd pg_num_cmds[] = {
  * What upstream writes back into Params when a run starts: a size left
  * at 0 becomes the smallest frame, a queue range beyond the device's TX
  * queues is clamped (and said so).  The run resolves its own copy the
- * same way, so what Params shows is what is sent.  @pkt->lock held.
+ * same way, so what Params shows is what is sent.  @pkt_dev->lock held.
  */
-static void pg_cfg_settle(struct pktgen_dev *pkt)
+static void pg_cfg_settle(struct pktgen_dev *pkt_dev)
 {
-	struct pktgen_config *cfg = &pkt->cfg;
-	unsigned int nq = pkt->odev->real_num_tx_queues;
+	struct pktgen_config *cfg = &pkt_dev->cfg;
+	unsigned int nq = pkt_dev->odev->real_num_tx_queues;
 	u16 last = nq ? nq - 1 : 0;
 
-	lockdep_assert_held(&pkt->lock);
+	lockdep_assert_held(&pkt_dev->lock);
 	pg_resolve_sizes(cfg);
 	if (cfg->queue_map_min <= last && cfg->queue_map_max <= last)
 		return;
 	pr_warn("%s: queue_map_min/max %u/%u beyond %s's %u TX queues, using %u/%u\n",
-		pkt->name, cfg->queue_map_min, cfg->queue_map_max, pkt->odev->name,
+		pkt_dev->name, cfg->queue_map_min, cfg->queue_map_max, pkt_dev->odev->name,
 		last + 1, min(cfg->queue_map_min, last), min(cfg->queue_map_max, last));
 	cfg->queue_map_min = min(cfg->queue_map_min, last);
 	cfg->queue_map_max = min(cfg->queue_map_max, last);
@@ -628,23 +638,23 @@ static void pg_cfg_settle(struct pktgen_dev *pkt)
  * A successful change of the configuration: a running thread picks it
  * up, settled as at a start.
  */
-static void pg_cfg_changed(struct pktgen_dev *pkt)
+static void pg_cfg_changed(struct pktgen_dev *pkt_dev)
 {
-	lockdep_assert_held(&pkt->lock);
-	if (pkt->running)
-		pg_cfg_settle(pkt);
-	pkt->cfg_gen++;
+	lockdep_assert_held(&pkt_dev->lock);
+	if (pkt_dev->running)
+		pg_cfg_settle(pkt_dev);
+	pkt_dev->cfg_gen++;
 }
 
-static void pg_cfg_notify(struct pktgen_dev *pkt)
+static void pg_cfg_notify(struct pktgen_dev *pkt_dev)
 {
-	if (READ_ONCE(pkt->running))
-		pg_thread_kick(pkt->thread);
+	if (READ_ONCE(pkt_dev->running))
+		pg_thread_kick(pkt_dev->thread);
 }
 
-static int pg_error(struct pktgen_dev *pkt, int err, const char *fmt, ...) __printf(3, 4);
+static int pg_error(struct pktgen_dev *pkt_dev, int err, const char *fmt, ...) __printf(3, 4);
 
-static int pg_error(struct pktgen_dev *pkt, int err, const char *fmt, ...)
+static int pg_error(struct pktgen_dev *pkt_dev, int err, const char *fmt, ...)
 {
 	char why[PG_RESULT_LEN - 8];
 	va_list ap;
@@ -652,12 +662,12 @@ static int pg_error(struct pktgen_dev *pkt, int err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	pg_set_result(pkt, "ERROR: %s", why);
+	pg_set_result(pkt_dev, "ERROR: %s", why);
 	return err;
 }
 
-static int pg_run_num_cmd(struct pktgen_dev *pkt, const struct pg_num_cmd *cmd,
-			  const char *val)
+static int pg_exec_num_cmd(struct pktgen_dev *pkt_dev, const struct pg_num_cmd *cmd,
+			   const char *val)
 {
 	const char *why = NULL;
 	u64 v;
@@ -665,24 +675,24 @@ static int pg_run_num_cmd(struct pktgen_dev *pkt, const struct pg_num_cmd *cmd,
 
 	if (pg_parse_num(val, cmd->max, &v)) {
 		if (cmd->range)
-			return pg_error(pkt, -EINVAL, "%s", cmd->range);
-		return pg_error(pkt, -EINVAL, "%s takes a decimal number %llu-%llu",
+			return pg_error(pkt_dev, -EINVAL, "%s", cmd->range);
+		return pg_error(pkt_dev, -EINVAL, "%s takes a decimal number %llu-%llu",
 				cmd->name, cmd->min, cmd->max);
 	}
 	v = max(v, cmd->min);
 
-	spin_lock_bh(&pkt->lock);
-	err = cmd->apply(pkt, &v, &why);
+	spin_lock_bh(&pkt_dev->lock);
+	err = cmd->apply(pkt_dev, &v, &why);
 	if (!err)
-		pg_cfg_changed(pkt);
-	spin_unlock_bh(&pkt->lock);
+		pg_cfg_changed(pkt_dev);
+	spin_unlock_bh(&pkt_dev->lock);
 
 	if (err)
-		return pg_error(pkt, err, "%s", why);
-	pg_cfg_notify(pkt);
-	pg_dbg("%s: %s %llu: delay now %llu ns\n", pkt->name, cmd->name, v,
-	       READ_ONCE(pkt->cfg.delay_ns));
-	pg_set_result(pkt, "OK: %s=%llu", cmd->shown ?: cmd->name, v);
+		return pg_error(pkt_dev, err, "%s", why);
+	pg_cfg_notify(pkt_dev);
+	pg_dbg("%s: %s %llu: delay now %llu ns\n", pkt_dev->name, cmd->name, v,
+	       READ_ONCE(pkt_dev->cfg.delay_ns));
+	pg_set_result(pkt_dev, "OK: %s=%llu", cmd->shown ?: cmd->name, v);
 	return 0;
 }
 
@@ -719,8 +729,8 @@ static const struct pg_ipv4_cmd pg_ipv4_cmds[] = {
 	PG_IPV4_CMD("src_max",	"src_max", src_max_text, saddr_max, SADDR),
 };
 
-static int pg_run_ipv4_cmd(struct pktgen_dev *pkt, const struct pg_ipv4_cmd *cmd,
-			   char *val)
+static int pg_exec_ipv4_cmd(struct pktgen_dev *pkt_dev, const struct pg_ipv4_cmd *cmd,
+			    char *val)
 {
 	size_t len = pg_word_len(val);
 	struct pktgen_cursor *seed;
@@ -731,25 +741,25 @@ static int pg_run_ipv4_cmd(struct pktgen_dev *pkt, const struct pg_ipv4_cmd *cmd
 	val[len] = '\0';
 	if (len >= PG_ADDR_TEXT_LEN ||
 	    (len && (!in4_pton(val, len, (u8 *)&addr, -1, &end) || end != val + len)))
-		return pg_error(pkt, -EINVAL, "%s takes an IPv4 address (a.b.c.d)",
+		return pg_error(pkt_dev, -EINVAL, "%s takes an IPv4 address (a.b.c.d)",
 				cmd->name);
 
-	spin_lock_bh(&pkt->lock);
-	text = (char *)&pkt->cfg + cmd->text;
+	spin_lock_bh(&pkt_dev->lock);
+	text = (char *)&pkt_dev->cfg + cmd->text;
 	if (strcmp(text, val)) {
 		strscpy(text, val, PG_ADDR_TEXT_LEN);
-		*(__be32 *)((char *)&pkt->cfg + cmd->addr) = addr;
-		seed = pg_seed(pkt, cmd->seed);
+		*(__be32 *)((char *)&pkt_dev->cfg + cmd->addr) = addr;
+		seed = pg_seed(pkt_dev, cmd->seed);
 		if (seed && cmd->seed == PG_SEED_SADDR)
 			seed->saddr = addr;
 		else if (seed)
 			seed->daddr = addr;
-		pg_cfg_changed(pkt);
+		pg_cfg_changed(pkt_dev);
 	}
-	spin_unlock_bh(&pkt->lock);
+	spin_unlock_bh(&pkt_dev->lock);
 
-	pg_cfg_notify(pkt);
-	pg_set_result(pkt, "OK: %s=%s", cmd->shown, val);
+	pg_cfg_notify(pkt_dev);
+	pg_set_result(pkt_dev, "OK: %s=%s", cmd->shown, val);
 	return 0;
 }
 
@@ -772,8 +782,8 @@ static const struct pg_ipv6_cmd pg_ipv6_cmds[] = {
 };
 
 /* Writing any of them switches the device to IPv6; "" means "::". */
-static int pg_run_ipv6_cmd(struct pktgen_dev *pkt, const struct pg_ipv6_cmd *cmd,
-			   char *val)
+static int pg_exec_ipv6_cmd(struct pktgen_dev *pkt_dev, const struct pg_ipv6_cmd *cmd,
+			    char *val)
 {
 	size_t len = pg_word_len(val);
 	struct pktgen_cursor *seed;
@@ -782,22 +792,22 @@ static int pg_run_ipv6_cmd(struct pktgen_dev *pkt, const struct pg_ipv6_cmd *cmd
 
 	val[len] = '\0';
 	if (len && (!in6_pton(val, len, addr.s6_addr, -1, &end) || end != val + len))
-		return pg_error(pkt, -EINVAL, "%s takes an IPv6 address (e.g. fd00::1)",
+		return pg_error(pkt_dev, -EINVAL, "%s takes an IPv6 address (e.g. fd00::1)",
 				cmd->name);
 
-	spin_lock_bh(&pkt->lock);
-	*(struct in6_addr *)((char *)&pkt->cfg + cmd->addr) = addr;
-	pkt->cfg.flags |= PG_F(IPV6);
-	seed = cmd->seed < 0 ? NULL : pg_seed(pkt, cmd->seed);
+	spin_lock_bh(&pkt_dev->lock);
+	*(struct in6_addr *)((char *)&pkt_dev->cfg + cmd->addr) = addr;
+	pkt_dev->cfg.flags |= PG_F(IPV6);
+	seed = cmd->seed < 0 ? NULL : pg_seed(pkt_dev, cmd->seed);
 	if (seed && cmd->seed == PG_SEED_SADDR6)
 		seed->saddr6 = addr;
 	else if (seed)
 		seed->daddr6 = addr;
-	pg_cfg_changed(pkt);
-	spin_unlock_bh(&pkt->lock);
+	pg_cfg_changed(pkt_dev);
+	spin_unlock_bh(&pkt_dev->lock);
 
-	pg_cfg_notify(pkt);
-	pg_set_result(pkt, "OK: %s=%pI6c", cmd->name, &addr);
+	pg_cfg_notify(pkt_dev);
+	pg_set_result(pkt_dev, "OK: %s=%pI6c", cmd->name, &addr);
 	return 0;
 }
 
@@ -812,29 +822,29 @@ static int pg_parse_hex_byte(char *val, u8 *out)
 	return kstrtou8(val, 16, out);
 }
 
-static int pg_cmd_hex_byte(struct pktgen_dev *pkt, char *val, const char *name, u8 *field)
+static int pg_cmd_hex_byte(struct pktgen_dev *pkt_dev, char *val, const char *name, u8 *field)
 {
 	u8 v;
 
 	if (pg_parse_hex_byte(val, &v))
-		return pg_error(pkt, -EINVAL, "%s must be 00-ff", name);
-	spin_lock_bh(&pkt->lock);
+		return pg_error(pkt_dev, -EINVAL, "%s must be 00-ff", name);
+	spin_lock_bh(&pkt_dev->lock);
 	*field = v;
-	pg_cfg_changed(pkt);
-	spin_unlock_bh(&pkt->lock);
-	pg_cfg_notify(pkt);
-	pg_set_result(pkt, "OK: %s=0x%02x", name, v);
+	pg_cfg_changed(pkt_dev);
+	spin_unlock_bh(&pkt_dev->lock);
+	pg_cfg_notify(pkt_dev);
+	pg_set_result(pkt_dev, "OK: %s=0x%02x", name, v);
 	return 0;
 }
 
-static int pg_cmd_tos(struct pktgen_dev *pkt, char *val)
+static int pg_cmd_tos(struct pktgen_dev *pkt_dev, char *val)
 {
-	return pg_cmd_hex_byte(pkt, val, "tos", &pkt->cfg.tos);
+	return pg_cmd_hex_byte(pkt_dev, val, "tos", &pkt_dev->cfg.tos);
 }
 
-static int pg_cmd_traffic_class(struct pktgen_dev *pkt, char *val)
+static int pg_cmd_traffic_class(struct pktgen_dev *pkt_dev, char *val)
 {
-	return pg_cmd_hex_byte(pkt, val, "traffic_class", &pkt->cfg.traffic_class);
+	return pg_cmd_hex_byte(pkt_dev, val, "traffic_class", &pkt_dev->cfg.traffic_class);
 }
 
 #define PG_MPLS_FORM	"mpls takes 1-16 label stack entries of 1-8 hex digits, joined by commas (mpls 0 clears)"
@@ -856,7 +866,7 @@ static int pg_parse_mpls(char *val, u32 *words, u32 *n)
 	return 0;
 }
 
-static int pg_cmd_mpls(struct pktgen_dev *pkt, char *val)
+static int pg_cmd_mpls(struct pktgen_dev *pkt_dev, char *val)
 {
 	char shown[PG_MAX_MPLS * 9 + 1] = "";
 	u32 words[PG_MAX_MPLS], n, i;
@@ -866,32 +876,32 @@ static int pg_cmd_mpls(struct pktgen_dev *pkt, char *val)
 	val[len] = '\0';
 	err = len ? pg_parse_mpls(val, words, &n) : -EINVAL;
 	if (err == -E2BIG)
-		return pg_error(pkt, err, "mpls takes at most %d labels", PG_MAX_MPLS);
+		return pg_error(pkt_dev, err, "mpls takes at most %d labels", PG_MAX_MPLS);
 	if (err)
-		return pg_error(pkt, err, PG_MPLS_FORM);
+		return pg_error(pkt_dev, err, PG_MPLS_FORM);
 	if (n == 1 && !words[0])
 		n = 0;
 
-	spin_lock_bh(&pkt->lock);
-	memcpy(pkt->cfg.mpls, words, n * sizeof(words[0]));
-	pkt->cfg.nr_mpls = n;
+	spin_lock_bh(&pkt_dev->lock);
+	memcpy(pkt_dev->cfg.mpls, words, n * sizeof(words[0]));
+	pkt_dev->cfg.nr_mpls = n;
 	for (i = 0; i < n; i++) {
 		/* a label written with the S bit is a random one */
 		if (words[i] & 0x100)
-			pkt->cfg.flags |= PG_F(MPLS_RND);
+			pkt_dev->cfg.flags |= PG_F(MPLS_RND);
 	}
 	if (n) {
-		pkt->cfg.vlan_id = PG_VLAN_OFF;
-		pkt->cfg.svlan_id = PG_VLAN_OFF;
+		pkt_dev->cfg.vlan_id = PG_VLAN_OFF;
+		pkt_dev->cfg.svlan_id = PG_VLAN_OFF;
 	}
-	pg_cfg_changed(pkt);
-	spin_unlock_bh(&pkt->lock);
+	pg_cfg_changed(pkt_dev);
+	spin_unlock_bh(&pkt_dev->lock);
 
 	for (i = 0; i < n; i++)
 		used += scnprintf(shown + used, sizeof(shown) - used, "%s%08x",
 				  i ? "," : "", words[i]);
-	pg_cfg_notify(pkt);
-	pg_set_result(pkt, "OK: mpls=%s", shown);
+	pg_cfg_notify(pkt_dev);
+	pg_set_result(pkt_dev, "OK: mpls=%s", shown);
 	return 0;
 }
 
@@ -924,7 +934,7 @@ static int pg_parse_imix(char *val, struct pktgen_config *cfg, u32 *n)
 	return *n ? 0 : -EINVAL;
 }
 
-static int pg_cmd_imix_weights(struct pktgen_dev *pkt, char *val)
+static int pg_cmd_imix_weights(struct pktgen_dev *pkt_dev, char *val)
 {
 	char shown[PG_RESULT_LEN - 32] = "";
 	struct pktgen_config *tmp;
@@ -942,32 +952,32 @@ static int pg_cmd_imix_weights(struct pktgen_dev *pkt, char *val)
 	if (err) {
 		kfree(tmp);
 		if (err == -E2BIG)
-			return pg_error(pkt, err, "imix_weights takes at most %d entries",
+			return pg_error(pkt_dev, err, "imix_weights takes at most %d entries",
 					PG_MAX_IMIX);
-		return pg_error(pkt, err, PG_IMIX_FORM);
+		return pg_error(pkt_dev, err, PG_IMIX_FORM);
 	}
 
-	spin_lock_bh(&pkt->lock);
-	err = pg_shape_check(pkt, PG_SHAPE_IMIX, n, &why);
+	spin_lock_bh(&pkt_dev->lock);
+	err = pg_shape_check(pkt_dev, PG_SHAPE_IMIX, n, &why);
 	if (!err) {
-		memcpy(pkt->cfg.imix, tmp->imix, sizeof(tmp->imix));
-		pkt->cfg.nr_imix = n;
-		pg_cfg_changed(pkt);
+		memcpy(pkt_dev->cfg.imix, tmp->imix, sizeof(tmp->imix));
+		pkt_dev->cfg.nr_imix = n;
+		pg_cfg_changed(pkt_dev);
 	}
-	spin_unlock_bh(&pkt->lock);
+	spin_unlock_bh(&pkt_dev->lock);
 
 	for (i = 0; i < n; i++)
 		used += scnprintf(shown + used, sizeof(shown) - used, "%s%u,%u",
 				  i ? " " : "", tmp->imix[i].size, tmp->imix[i].weight);
 	kfree(tmp);
 	if (err)
-		return pg_error(pkt, err, "%s", why);
-	pg_cfg_notify(pkt);
-	pg_set_result(pkt, "OK: imix_weights=%s", n ? shown : "off");
+		return pg_error(pkt_dev, err, "%s", why);
+	pg_cfg_notify(pkt_dev);
+	pg_set_result(pkt_dev, "OK: imix_weights=%s", n ? shown : "off");
 	return 0;
 }
 
-static int pg_cmd_xmit_mode(struct pktgen_dev *pkt, char *val)
+static int pg_cmd_xmit_mode(struct pktgen_dev *pkt_dev, char *val)
 {
 	size_t len = pg_word_len(val);
 	const char *why;
@@ -976,24 +986,24 @@ static int pg_cmd_xmit_mode(struct pktgen_dev *pkt, char *val)
 	val[len] = '\0';
 	mode = match_string(pg_xmit_mode_names, ARRAY_SIZE(pg_xmit_mode_names), val);
 	if (mode < 0) {
-		pg_set_result(pkt, "xmit_mode -:%s:- unknown\nAvailable modes: %s, %s, %s",
+		pg_set_result(pkt_dev, "xmit_mode -:%s:- unknown\nAvailable modes: %s, %s, %s",
 			      val, pg_xmit_mode_names[0], pg_xmit_mode_names[1],
 			      pg_xmit_mode_names[2]);
 		return -EINVAL;
 	}
 
-	spin_lock_bh(&pkt->lock);
-	err = pg_shape_check(pkt, PG_SHAPE_XMIT_MODE, mode, &why);
+	spin_lock_bh(&pkt_dev->lock);
+	err = pg_shape_check(pkt_dev, PG_SHAPE_XMIT_MODE, mode, &why);
 	if (!err) {
-		pkt->cfg.xmit_mode = mode;
-		pg_cfg_changed(pkt);
+		pkt_dev->cfg.xmit_mode = mode;
+		pg_cfg_changed(pkt_dev);
 	}
-	spin_unlock_bh(&pkt->lock);
+	spin_unlock_bh(&pkt_dev->lock);
 
 	if (err)
-		return pg_error(pkt, err, "%s", why);
-	pg_cfg_notify(pkt);
-	pg_set_result(pkt, "OK: xmit_mode=%s", pg_xmit_mode_names[mode]);
+		return pg_error(pkt_dev, err, "%s", why);
+	pg_cfg_notify(pkt_dev);
+	pg_set_result(pkt_dev, "OK: xmit_mode=%s", pg_xmit_mode_names[mode]);
 	return 0;
 }
 
@@ -1022,7 +1032,7 @@ static void pg_format_duration(char *buf, size_t len, u64 ns)
 #define PG_DURATION_FORM	"duration takes a number of ms, or N followed by s, ms, us or ns (0: no limit)"
 
 /* "duration N[s|ms|us|ns]" (ms without a unit): run that long at most. */
-static int pg_cmd_duration(struct pktgen_dev *pkt, char *val)
+static int pg_cmd_duration(struct pktgen_dev *pkt_dev, char *val)
 {
 	size_t len = pg_word_len(val), digits = 0;
 	u64 n, unit = NSEC_PER_MSEC;
@@ -1033,36 +1043,36 @@ static int pg_cmd_duration(struct pktgen_dev *pkt, char *val)
 	while (isdigit(val[digits]))
 		digits++;
 	if (!digits || digits > PG_DIGITS)
-		return pg_error(pkt, -EINVAL, PG_DURATION_FORM);
+		return pg_error(pkt_dev, -EINVAL, PG_DURATION_FORM);
 	if (val[digits]) {
 		for (i = 0; i < ARRAY_SIZE(pg_time_units); i++)
 			if (!strcmp(val + digits, pg_time_units[i].suffix))
 				break;
 		if (i == ARRAY_SIZE(pg_time_units))
-			return pg_error(pkt, -EINVAL, PG_DURATION_FORM);
+			return pg_error(pkt_dev, -EINVAL, PG_DURATION_FORM);
 		unit = pg_time_units[i].ns;
 		val[digits] = '\0';
 	}
 	if (kstrtou64(val, 10, &n) || check_mul_overflow(n, unit, &n))
-		return pg_error(pkt, -EINVAL, PG_DURATION_FORM);
+		return pg_error(pkt_dev, -EINVAL, PG_DURATION_FORM);
 	/* the deadline is a ktime_t: signed 64-bit ns, 292 years */
 	if (n > KTIME_MAX)
-		return pg_error(pkt, -ERANGE, "duration must be at most %llus (292 years)",
+		return pg_error(pkt_dev, -ERANGE, "duration must be at most %llus (292 years)",
 				div_u64(KTIME_MAX, NSEC_PER_SEC));
 
-	spin_lock_bh(&pkt->lock);
-	pkt->cfg.duration_ns = n;
-	pg_cfg_changed(pkt);
-	spin_unlock_bh(&pkt->lock);
+	spin_lock_bh(&pkt_dev->lock);
+	pkt_dev->cfg.duration_ns = n;
+	pg_cfg_changed(pkt_dev);
+	spin_unlock_bh(&pkt_dev->lock);
 
-	pg_cfg_notify(pkt);
+	pg_cfg_notify(pkt_dev);
 	pg_format_duration(shown, sizeof(shown), n);
-	pg_set_result(pkt, "OK: duration=%s", n ? shown : "0");
+	pg_set_result(pkt_dev, "OK: duration=%s", n ? shown : "0");
 	return 0;
 }
 
-/* "ip_opt <spec>": IPv4 options in every packet (pktgen_opts.c). */
-static int pg_cmd_ip_opt(struct pktgen_dev *pkt, char *val)
+/* "ip_opt <spec>": IPv4 options in every packet (pktgen_ipopt_tx.c). */
+static int pg_cmd_ip_opt(struct pktgen_dev *pkt_dev, char *val)
 {
 	size_t len = pg_word_len(val);
 	char spec[PG_IP_OPT_TEXT], *work;
@@ -1073,76 +1083,77 @@ static int pg_cmd_ip_opt(struct pktgen_dev *pkt, char *val)
 
 	val[len] = '\0';
 	if (!len || len >= sizeof(spec))
-		return pg_error(pkt, -EINVAL,
+		return pg_error(pkt_dev, -EINVAL,
 				"ip_opt takes none or an option list of at most %zu characters",
 				sizeof(spec) - 1);
 	strscpy(spec, val, sizeof(spec));
 	work = val;		/* parsed in place; spec keeps the text */
 	err = pg_ip_opt_parse(work, opt, &opt_len, &why);
 	if (err)
-		return pg_error(pkt, err, "%s", why);
+		return pg_error(pkt_dev, err, "%s", why);
 	/* "none" is always fine: it is how a script makes sure of no options */
-	if (opt_len && (READ_ONCE(pkt->cfg.flags) & PG_F(IPV6)))
-		return pg_error(pkt, -EINVAL, "ip_opt: IPv4 options need IPv4 (flag !IPV6)");
+	if (opt_len && (READ_ONCE(pkt_dev->cfg.flags) & PG_F(IPV6)))
+		return pg_error(pkt_dev, -EINVAL, "ip_opt: IPv4 options need IPv4 (flag !IPV6)");
 
-	spin_lock_bh(&pkt->lock);
-	memcpy(pkt->cfg.ip_opt, opt, sizeof(opt));
-	pkt->cfg.ip_opt_len = opt_len;
-	strscpy(pkt->cfg.ip_opt_text, opt_len ? spec : "", sizeof(pkt->cfg.ip_opt_text));
-	pg_cfg_changed(pkt);
-	spin_unlock_bh(&pkt->lock);
+	spin_lock_bh(&pkt_dev->lock);
+	memcpy(pkt_dev->cfg.ip_opt, opt, sizeof(opt));
+	pkt_dev->cfg.ip_opt_len = opt_len;
+	strscpy(pkt_dev->cfg.ip_opt_text, opt_len ? spec : "", sizeof(pkt_dev->cfg.ip_opt_text));
+	pg_cfg_changed(pkt_dev);
+	spin_unlock_bh(&pkt_dev->lock);
 
-	pg_cfg_notify(pkt);
-	pg_set_result(pkt, "OK: ip_opt=%s (%u bytes)", opt_len ? spec : "none", opt_len);
+	pg_cfg_notify(pkt_dev);
+	pg_set_result(pkt_dev, "OK: ip_opt=%s (%u bytes)", opt_len ? spec : "none", opt_len);
 	return 0;
 }
 
-static int pg_cmd_inject(struct pktgen_dev *pkt, char *val)
+static int pg_cmd_inject(struct pktgen_dev *pkt_dev, char *val)
 {
 	int err;
 
-	spin_lock_bh(&pkt->lock);
-	if (!pkt->running)
-		pg_cfg_settle(pkt);
-	spin_unlock_bh(&pkt->lock);
-	err = pg_dev_inject(pkt);
+	spin_lock_bh(&pkt_dev->lock);
+	if (!pkt_dev->running)
+		pg_cfg_settle(pkt_dev);
+	spin_unlock_bh(&pkt_dev->lock);
+	err = pg_dev_inject(pkt_dev);
 
 	if (err == -EBUSY)
-		return pg_error(pkt, err, "inject: %s is already running", pkt->name);
+		return pg_error(pkt_dev, err, "inject: %s is already running", pkt_dev->name);
 	if (err)
-		return pg_error(pkt, err, "inject: %s is being renamed or removed", pkt->name);
+		return pg_error(pkt_dev, err, "inject: %s is being renamed or removed",
+				pkt_dev->name);
 	/* the run's statistics are the Result */
 	return 0;
 }
 
-static int pg_cmd_mac(struct pktgen_dev *pkt, char *val, bool dst)
+static int pg_cmd_mac(struct pktgen_dev *pkt_dev, char *val, bool dst)
 {
 	size_t len = pg_word_len(val);
 	u8 mac[ETH_ALEN];
 
 	val[len] = '\0';
 	if (len != 3 * ETH_ALEN - 1 || !mac_pton(val, mac))
-		return pg_error(pkt, -EINVAL, "%s takes a MAC address (xx:xx:xx:xx:xx:xx)",
+		return pg_error(pkt_dev, -EINVAL, "%s takes a MAC address (xx:xx:xx:xx:xx:xx)",
 				dst ? "dst_mac" : "src_mac");
 
-	spin_lock_bh(&pkt->lock);
-	ether_addr_copy(dst ? pkt->cfg.dst_mac : pkt->cfg.src_mac, mac);
-	pg_cfg_changed(pkt);
-	spin_unlock_bh(&pkt->lock);
+	spin_lock_bh(&pkt_dev->lock);
+	ether_addr_copy(dst ? pkt_dev->cfg.dst_mac : pkt_dev->cfg.src_mac, mac);
+	pg_cfg_changed(pkt_dev);
+	spin_unlock_bh(&pkt_dev->lock);
 
-	pg_cfg_notify(pkt);
-	pg_set_result(pkt, "OK: %s %pM", dst ? "dstmac" : "srcmac", mac);
+	pg_cfg_notify(pkt_dev);
+	pg_set_result(pkt_dev, "OK: %s %pM", dst ? "dstmac" : "srcmac", mac);
 	return 0;
 }
 
-static int pg_cmd_dst_mac(struct pktgen_dev *pkt, char *val)
+static int pg_cmd_dst_mac(struct pktgen_dev *pkt_dev, char *val)
 {
-	return pg_cmd_mac(pkt, val, true);
+	return pg_cmd_mac(pkt_dev, val, true);
 }
 
-static int pg_cmd_src_mac(struct pktgen_dev *pkt, char *val)
+static int pg_cmd_src_mac(struct pktgen_dev *pkt_dev, char *val)
 {
-	return pg_cmd_mac(pkt, val, false);
+	return pg_cmd_mac(pkt_dev, val, false);
 }
 
 /* A flag's bit, -1 if unknown; *invert for the FLOW_RND pseudo-flag. */
@@ -1164,7 +1175,7 @@ static int pg_flag_lookup(const char *name, bool *invert)
 	return -1;
 }
 
-static int pg_unknown_flag(struct pktgen_dev *pkt, const char *name)
+static int pg_unknown_flag(struct pktgen_dev *pkt_dev, const char *name)
 {
 	char list[PG_RESULT_LEN] = "";
 	size_t used = 0;
@@ -1174,12 +1185,13 @@ static int pg_unknown_flag(struct pktgen_dev *pkt, const char *name)
 		if (pg_flag_names[bit])
 			used += scnprintf(list + used, sizeof(list) - used, "%s%s",
 					  used ? ", " : "", pg_flag_names[bit]);
-	pg_set_result(pkt, "Flag -:%s:- unknown\nAvailable flags, (prepend ! to un-set flag):\n%s",
+	pg_set_result(pkt_dev,
+		      "Flag -:%s:- unknown\nAvailable flags, (prepend ! to un-set flag):\n%s",
 		      name, list);
 	return -EINVAL;
 }
 
-static int pg_cmd_flag(struct pktgen_dev *pkt, char *val)
+static int pg_cmd_flag(struct pktgen_dev *pkt_dev, char *val)
 {
 	size_t len = pg_word_len(val);
 	bool clear = val[0] == '!';
@@ -1192,39 +1204,39 @@ static int pg_cmd_flag(struct pktgen_dev *pkt, char *val)
 	val[len] = '\0';
 	bit = pg_flag_lookup(name, &invert);
 	if (bit < 0)
-		return pg_unknown_flag(pkt, val);
+		return pg_unknown_flag(pkt_dev, val);
 	clear ^= invert;
 
-	spin_lock_bh(&pkt->lock);
+	spin_lock_bh(&pkt_dev->lock);
 	if (bit == PG_FB_SHARED)
-		err = pg_shape_check(pkt, PG_SHAPE_SHARED, !clear, &why);
+		err = pg_shape_check(pkt_dev, PG_SHAPE_SHARED, !clear, &why);
 	if (!err) {
 		if (clear)
-			pkt->cfg.flags &= ~BIT(bit);
+			pkt_dev->cfg.flags &= ~BIT(bit);
 		else
-			pkt->cfg.flags |= BIT(bit);
-		pg_cfg_changed(pkt);
+			pkt_dev->cfg.flags |= BIT(bit);
+		pg_cfg_changed(pkt_dev);
 	}
-	flags = pkt->cfg.flags;
-	spin_unlock_bh(&pkt->lock);
+	flags = pkt_dev->cfg.flags;
+	spin_unlock_bh(&pkt_dev->lock);
 
 	if (err)
-		return pg_error(pkt, err, "%s", why);
-	pg_cfg_notify(pkt);
-	pg_set_result(pkt, "OK: flags=0x%x", flags);
+		return pg_error(pkt_dev, err, "%s", why);
+	pg_cfg_notify(pkt_dev);
+	pg_set_result(pkt_dev, "OK: flags=0x%x", flags);
 	return 0;
 }
 
-static int pg_cmd_clear_counters(struct pktgen_dev *pkt, char *val)
+static int pg_cmd_clear_counters(struct pktgen_dev *pkt_dev, char *val)
 {
-	pg_dev_clear_counters(pkt);
-	pg_set_result(pkt, "OK: Clearing counters.\n");
+	pg_dev_clear_counters(pkt_dev);
+	pg_set_result(pkt_dev, "OK: Clearing counters.\n");
 	return 0;
 }
 
 struct pg_str_cmd {
 	const char *name;
-	int (*run)(struct pktgen_dev *pkt, char *val);
+	int (*exec)(struct pktgen_dev *pkt_dev, char *val);
 };
 
 static const struct pg_str_cmd pg_str_cmds[] = {
@@ -1244,7 +1256,7 @@ static const struct pg_str_cmd pg_str_cmds[] = {
 	{ "ip_opt",		pg_cmd_ip_opt },
 };
 
-static int pg_dev_command(struct pktgen_dev *pkt, const char *name, char *val)
+static int pg_dev_command(struct pktgen_dev *pkt_dev, const char *name, char *val)
 {
 	int i;
 
@@ -1252,25 +1264,25 @@ static int pg_dev_command(struct pktgen_dev *pkt, const char *name, char *val)
 		pg_strip_rate_unit(val);
 	for (i = 0; i < ARRAY_SIZE(pg_num_cmds); i++)
 		if (!strcmp(name, pg_num_cmds[i].name))
-			return pg_run_num_cmd(pkt, &pg_num_cmds[i], val);
+			return pg_exec_num_cmd(pkt_dev, &pg_num_cmds[i], val);
 	for (i = 0; i < ARRAY_SIZE(pg_ipv4_cmds); i++)
 		if (!strcmp(name, pg_ipv4_cmds[i].name))
-			return pg_run_ipv4_cmd(pkt, &pg_ipv4_cmds[i], val);
+			return pg_exec_ipv4_cmd(pkt_dev, &pg_ipv4_cmds[i], val);
 	for (i = 0; i < ARRAY_SIZE(pg_ipv6_cmds); i++)
 		if (!strcmp(name, pg_ipv6_cmds[i].name))
-			return pg_run_ipv6_cmd(pkt, &pg_ipv6_cmds[i], val);
+			return pg_exec_ipv6_cmd(pkt_dev, &pg_ipv6_cmds[i], val);
 	for (i = 0; i < ARRAY_SIZE(pg_str_cmds); i++)
 		if (!strcmp(name, pg_str_cmds[i].name))
-			return pg_str_cmds[i].run(pkt, val);
+			return pg_str_cmds[i].exec(pkt_dev, val);
 
-	pg_set_result(pkt, "No such parameter \"%s\"", name);
+	pg_set_result(pkt_dev, "No such parameter \"%s\"", name);
 	return -EINVAL;
 }
 
 static ssize_t pg_dev_write(struct file *file, const char __user *ubuf,
 			    size_t count, loff_t *ppos)
 {
-	struct pktgen_dev *pkt = pde_data(file_inode(file));
+	struct pktgen_dev *pkt_dev = pde_data(file_inode(file));
 	const char *name, *why;
 	char *buf, *val;
 	int err;
@@ -1279,15 +1291,15 @@ static ssize_t pg_dev_write(struct file *file, const char __user *ubuf,
 	if (IS_ERR(buf)) {
 		why = pg_cmd_refusal(PTR_ERR(buf));
 		if (why)
-			pg_set_result(pkt, "ERROR: %s", why);
+			pg_set_result(pkt_dev, "ERROR: %s", why);
 		return PTR_ERR(buf);
 	}
 	val = pg_split_cmd(buf, &name, PG_DEV_CMD_MAX);
 	if (!val) {
-		pg_set_result(pkt, "No such parameter \"%.*s\"", PG_DEV_CMD_MAX, name);
+		pg_set_result(pkt_dev, "No such parameter \"%.*s\"", PG_DEV_CMD_MAX, name);
 		err = -EINVAL;
 	} else {
-		err = pg_dev_command(pkt, name, val);
+		err = pg_dev_command(pkt_dev, name, val);
 	}
 	kfree(buf);
 	return err ?: count;
@@ -1405,16 +1417,16 @@ static void pg_show_params(struct seq_file *seq, const struct pktgen_config *cfg
 }
 
 /* Counters are written by the thread only; a read may see them mid-run. */
-static void pg_show_current(struct seq_file *seq, struct pktgen_dev *pkt,
+static void pg_show_current(struct seq_file *seq, struct pktgen_dev *pkt_dev,
 			    const struct pktgen_config *cfg)
 {
-	const struct pktgen_run *r = &pkt->run;
-	bool running = READ_ONCE(pkt->running);
+	const struct pktgen_run *r = &pkt_dev->run;
+	bool running = READ_ONCE(pkt_dev->running);
 	ktime_t stopped = running ? ktime_get() : READ_ONCE(r->stopped_at);
 	struct pktgen_cursor cur;
 	u32 i;
 
-	pg_shown_cursor(pkt, &cur);
+	pg_shown_cursor(pkt_dev, &cur);
 
 	seq_puts(seq, "Current:\n");
 	seq_printf(seq, "     pkts-sofar: %llu  errors: %llu\n",
@@ -1444,7 +1456,7 @@ static void pg_show_current(struct seq_file *seq, struct pktgen_dev *pkt,
 
 static int pg_dev_show(struct seq_file *seq, void *v)
 {
-	struct pktgen_dev *pkt = seq->private;
+	struct pktgen_dev *pkt_dev = seq->private;
 	struct pktgen_config *cfg;
 	char name[PG_NAME_LEN];
 	char *result;
@@ -1454,14 +1466,14 @@ static int pg_dev_show(struct seq_file *seq, void *v)
 	if (!cfg || !result)
 		goto out;
 
-	spin_lock_bh(&pkt->lock);
-	*cfg = pkt->cfg;
-	strscpy(name, pkt->name, sizeof(name));
-	strscpy(result, pkt->result, PG_RESULT_LEN);
-	spin_unlock_bh(&pkt->lock);
+	spin_lock_bh(&pkt_dev->lock);
+	*cfg = pkt_dev->cfg;
+	strscpy(name, pkt_dev->name, sizeof(name));
+	strscpy(result, pkt_dev->result, PG_RESULT_LEN);
+	spin_unlock_bh(&pkt_dev->lock);
 
-	pg_show_params(seq, cfg, name, pkt->odev->dev_addr);
-	pg_show_current(seq, pkt, cfg);
+	pg_show_params(seq, cfg, name, pkt_dev->odev->dev_addr);
+	pg_show_current(seq, pkt_dev, cfg);
 	seq_printf(seq, "Result: %s\n", result[0] ? result : "Idle");
 out:
 	kfree(result);
@@ -1498,11 +1510,11 @@ static void pg_stats_result(struct seq_file *seq, const char *result)
 	seq_putc(seq, '\n');
 }
 
-static void pg_stats_device(struct seq_file *seq, struct pktgen_dev *pkt,
+static void pg_stats_device(struct seq_file *seq, struct pktgen_dev *pkt_dev,
 			    const struct pktgen_thread *t, char *result)
 {
-	const struct pktgen_run *r = &pkt->run;
-	bool running = READ_ONCE(pkt->running);
+	const struct pktgen_run *r = &pkt_dev->run;
+	bool running = READ_ONCE(pkt_dev->running);
 	ktime_t stopped = running ? ktime_get() : READ_ONCE(r->stopped_at);
 	u64 elapsed = ktime_to_ns(ktime_sub(stopped, READ_ONCE(r->started_at)));
 	u64 sofar = READ_ONCE(r->sofar), bytes = READ_ONCE(r->tx_bytes);
@@ -1510,12 +1522,12 @@ static void pg_stats_device(struct seq_file *seq, struct pktgen_dev *pkt,
 	u64 pps = 0, bps = 0;
 	u64 count;
 
-	pg_shown_cursor(pkt, &cur);
+	pg_shown_cursor(pkt_dev, &cur);
 
-	spin_lock_bh(&pkt->lock);
-	strscpy(result, pkt->result, PG_RESULT_LEN);
-	count = pkt->cfg.count;
-	spin_unlock_bh(&pkt->lock);
+	spin_lock_bh(&pkt_dev->lock);
+	strscpy(result, pkt_dev->result, PG_RESULT_LEN);
+	count = pkt_dev->cfg.count;
+	spin_unlock_bh(&pkt_dev->lock);
 
 	if (elapsed) {
 		pps = mul_u64_u64_div_u64(sofar, NSEC_PER_SEC, elapsed);
@@ -1523,7 +1535,7 @@ static void pg_stats_device(struct seq_file *seq, struct pktgen_dev *pkt,
 	}
 	/* not odev->name: the netdev may be going away under RCU */
 	seq_printf(seq, "device=%s\nifname=%.*s\nthread=%u\nrunning=%d\n",
-		   pkt->name, (int)strcspn(pkt->name, "@"), pkt->name, t->cpu, running);
+		   pkt_dev->name, (int)strcspn(pkt_dev->name, "@"), pkt_dev->name, t->cpu, running);
 	seq_printf(seq, "count=%llu\npkts_sofar=%llu\nerrors=%llu\ntx_bytes=%llu\n",
 		   count, sofar, READ_ONCE(r->errors), bytes);
 	seq_printf(seq, "seq_num=%llu\npkt_size=%u\n", READ_ONCE(r->seq_num), cur.pkt_size);
@@ -1542,7 +1554,7 @@ int pg_stats_show(struct seq_file *seq, void *v)
 {
 	struct pktgen_net *pn = seq->private;
 	struct pktgen_thread *t;
-	struct pktgen_dev *pkt;
+	struct pktgen_dev *pkt_dev;
 	char *result;
 
 	result = kmalloc(PG_RESULT_LEN, GFP_KERNEL);
@@ -1551,9 +1563,9 @@ int pg_stats_show(struct seq_file *seq, void *v)
 	seq_puts(seq, "pgstats_version=1\n");
 	rcu_read_lock();
 	list_for_each_entry_rcu(t, &pn->threads, list)
-		list_for_each_entry_rcu(pkt, &t->devs, list) {
+		list_for_each_entry_rcu(pkt_dev, &t->devs, list) {
 			seq_putc(seq, '\n');
-			pg_stats_device(seq, pkt, t, result);
+			pg_stats_device(seq, pkt_dev, t, result);
 		}
 	rcu_read_unlock();
 	kfree(result);
@@ -1565,17 +1577,17 @@ int pg_stats_show(struct seq_file *seq, void *v)
 static int pg_thread_show(struct seq_file *seq, void *v)
 {
 	struct pktgen_thread *t = seq->private;
-	struct pktgen_dev *pkt;
+	struct pktgen_dev *pkt_dev;
 
 	seq_puts(seq, "Running: ");
 	rcu_read_lock();
-	list_for_each_entry_rcu(pkt, &t->devs, list)
-		if (READ_ONCE(pkt->running))
-			seq_printf(seq, "%s ", pkt->name);
+	list_for_each_entry_rcu(pkt_dev, &t->devs, list)
+		if (READ_ONCE(pkt_dev->running))
+			seq_printf(seq, "%s ", pkt_dev->name);
 	seq_puts(seq, "\nStopped: ");
-	list_for_each_entry_rcu(pkt, &t->devs, list)
-		if (!READ_ONCE(pkt->running))
-			seq_printf(seq, "%s ", pkt->name);
+	list_for_each_entry_rcu(pkt_dev, &t->devs, list)
+		if (!READ_ONCE(pkt_dev->running))
+			seq_printf(seq, "%s ", pkt_dev->name);
 	rcu_read_unlock();
 
 	spin_lock_bh(&t->result_lock);
@@ -1666,15 +1678,15 @@ static int pg_ctrl_open(struct inode *inode, struct file *file)
 static void pg_ctrl_settle_all(struct pktgen_net *pn)
 {
 	struct pktgen_thread *t;
-	struct pktgen_dev *pkt;
+	struct pktgen_dev *pkt_dev;
 
 	rcu_read_lock();
 	list_for_each_entry_rcu(t, &pn->threads, list) {
-		list_for_each_entry_rcu(pkt, &t->devs, list) {
-			spin_lock_bh(&pkt->lock);
-			if (!pkt->running)
-				pg_cfg_settle(pkt);
-			spin_unlock_bh(&pkt->lock);
+		list_for_each_entry_rcu(pkt_dev, &t->devs, list) {
+			spin_lock_bh(&pkt_dev->lock);
+			if (!pkt_dev->running)
+				pg_cfg_settle(pkt_dev);
+			spin_unlock_bh(&pkt_dev->lock);
 		}
 	}
 	rcu_read_unlock();

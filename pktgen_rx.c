@@ -684,7 +684,7 @@ struct pg_rx_cmd {
 	const char *name;
 	bool rtnl;		/* changes the device list */
 	bool arg;		/* takes a word (else: nothing may follow) */
-	int (*run)(struct pg_rx_net *rxn, const char *arg);
+	int (*exec)(struct pg_rx_net *rxn, const char *arg);
 };
 
 static const struct pg_rx_cmd pg_rx_cmds[] = {
@@ -696,7 +696,7 @@ static const struct pg_rx_cmd pg_rx_cmds[] = {
 	{ "display",	false,	true,	pg_rx_cmd_display },
 };
 
-static int pg_rx_run(struct pg_rx_net *rxn, const struct pg_rx_cmd *cmd, const char *arg)
+static int pg_rx_exec(struct pg_rx_net *rxn, const struct pg_rx_cmd *cmd, const char *arg)
 {
 	int err;
 
@@ -706,11 +706,11 @@ static int pg_rx_run(struct pg_rx_net *rxn, const struct pg_rx_cmd *cmd, const c
 	if (!cmd->arg && *arg) {
 		pg_rx_result(rxn, "ERROR: %s takes no argument", cmd->name);
 		err = -EINVAL;
-	} else if (strlen(arg) >= IFNAMSIZ && cmd->run == pg_rx_cmd_rx) {
+	} else if (strlen(arg) >= IFNAMSIZ && cmd->exec == pg_rx_cmd_rx) {
 		pg_rx_result(rxn, "ERROR: interface name too long");
 		err = -EINVAL;
 	} else {
-		err = cmd->run(rxn, arg);
+		err = cmd->exec(rxn, arg);
 	}
 	mutex_unlock(&rxn->lock);
 	if (cmd->rtnl)
@@ -727,7 +727,7 @@ static int pg_rx_command(struct pg_rx_net *rxn, char *buf)
 	n = pg_split_words(buf, word, ARRAY_SIZE(word));
 	for (i = 0; n > 0 && i < ARRAY_SIZE(pg_rx_cmds); i++)
 		if (!strcmp(word[0], pg_rx_cmds[i].name))
-			return pg_rx_run(rxn, &pg_rx_cmds[i], n > 1 ? word[1] : "");
+			return pg_rx_exec(rxn, &pg_rx_cmds[i], n > 1 ? word[1] : "");
 
 	mutex_lock(&rxn->lock);
 	if (n < 0)

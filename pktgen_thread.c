@@ -80,11 +80,11 @@ static bool pg_all_done(struct pktgen_net *pn, unsigned long *tickets, int n)
 static bool pg_any_running(struct pktgen_net *pn)
 {
 	struct pktgen_thread *t;
-	struct pktgen_dev *pkt;
+	struct pktgen_dev *pkt_dev;
 
 	list_for_each_entry_rcu(t, &pn->threads, list)
-		list_for_each_entry_rcu(pkt, &t->devs, list)
-			if (READ_ONCE(pkt->running))
+		list_for_each_entry_rcu(pkt_dev, &t->devs, list)
+			if (READ_ONCE(pkt_dev->running))
 				return true;
 	return false;
 }
@@ -155,29 +155,29 @@ void pg_ctrl_start(struct pktgen_net *pn)
  * wait, not the run).  -EBUSY if it already runs, -ENODEV if the file is
  * going away.
  */
-int pg_dev_inject(struct pktgen_dev *pkt)
+int pg_dev_inject(struct pktgen_dev *pkt_dev)
 {
-	struct pktgen_thread *t = pkt->thread;
+	struct pktgen_thread *t = pkt_dev->thread;
 	struct pktgen_net *pn = t->pn;
 	int err = 0;
 
-	spin_lock_bh(&pkt->lock);
-	if (pkt->file_closing)
+	spin_lock_bh(&pkt_dev->lock);
+	if (pkt_dev->file_closing)
 		err = -ENODEV;
-	else if (pkt->running || pkt->inject == PG_INJECT_PENDING ||
-		 pkt->inject == PG_INJECT_RUNNING)
+	else if (pkt_dev->running || pkt_dev->inject == PG_INJECT_PENDING ||
+		 pkt_dev->inject == PG_INJECT_RUNNING)
 		err = -EBUSY;
 	else
-		WRITE_ONCE(pkt->inject, PG_INJECT_PENDING);
-	spin_unlock_bh(&pkt->lock);
+		WRITE_ONCE(pkt_dev->inject, PG_INJECT_PENDING);
+	spin_unlock_bh(&pkt_dev->lock);
 	if (err)
 		return err;
 
 	pg_thread_post(t, PG_CTL_RUNDEV);
-	if (wait_event_interruptible(pn->wq, READ_ONCE(pkt->inject) == PG_INJECT_DONE ||
-				     READ_ONCE(pkt->file_closing) ||
+	if (wait_event_interruptible(pn->wq, READ_ONCE(pkt_dev->inject) == PG_INJECT_DONE ||
+				     READ_ONCE(pkt_dev->file_closing) ||
 				     READ_ONCE(pn->exiting))) {
-		WRITE_ONCE(pkt->stop_pending, true);
+		WRITE_ONCE(pkt_dev->stop_pending, true);
 		pg_thread_post(t, PG_CTL_STOPDEV);
 	}
 	return 0;
@@ -187,25 +187,25 @@ int pg_dev_inject(struct pktgen_dev *pkt)
  * Device command "clear_counters": the thread, which owns the counters,
  * clears them; return once it has (or the file goes, or a signal).
  */
-void pg_dev_clear_counters(struct pktgen_dev *pkt)
+void pg_dev_clear_counters(struct pktgen_dev *pkt_dev)
 {
-	struct pktgen_thread *t = pkt->thread;
+	struct pktgen_thread *t = pkt_dev->thread;
 	struct pktgen_net *pn = t->pn;
 	unsigned long ticket;
 
-	spin_lock_bh(&pkt->lock);
-	pkt->clear_pending = true;
-	spin_unlock_bh(&pkt->lock);
+	spin_lock_bh(&pkt_dev->lock);
+	pkt_dev->clear_pending = true;
+	spin_unlock_bh(&pkt_dev->lock);
 	ticket = pg_thread_post(t, PG_CTL_CLEAR);
 	wait_event_interruptible(pn->wq, pg_thread_done(t, ticket) ||
-				 READ_ONCE(pkt->file_closing) || READ_ONCE(pn->exiting));
+				 READ_ONCE(pkt_dev->file_closing) || READ_ONCE(pn->exiting));
 }
 
 /* ---- results ----------------------------------------------------------------- */
 
-static void pg_store_stats(struct pktgen_dev *pkt, int nr_frags)
+static void pg_store_stats(struct pktgen_dev *pkt_dev, int nr_frags)
 {
-	const struct pktgen_run *r = &pkt->run;
+	const struct pktgen_run *r = &pkt_dev->run;
 	u64 elapsed = ktime_to_ns(ktime_sub(r->stopped_at, r->started_at));
 	u64 idle = min(r->idle_ns, elapsed);
 	u64 pps = 0, bps = 0;
@@ -219,7 +219,7 @@ static void pg_store_stats(struct pktgen_dev *pkt, int nr_frags)
 	if (!r->cfg.nr_imix)
 		bps = pps * 8 * r->cur.pkt_size;
 
-	pg_set_result(pkt,
+	pg_set_result(pkt_dev,
 		      "OK: %llu(c%llu+d%llu) usec, %llu (%ubyte,%dfrags)\n"
 		      "  %llupps %lluMb/sec (%llubps) errors: %llu",
 		      div_u64(elapsed, NSEC_PER_USEC),
@@ -245,24 +245,24 @@ static void pg_clear_counters(struct pktgen_run *r)
 		WRITE_ONCE(r->imix_counts[i], 0);
 }
 
-/* Copy the configuration into the run; @pkt->lock held. */
-static void pg_run_snapshot(struct pktgen_dev *pkt)
+/* Copy the configuration into the run; @pkt_dev->lock held. */
+static void pg_run_snapshot(struct pktgen_dev *pkt_dev)
 {
-	struct pktgen_run *r = &pkt->run;
+	struct pktgen_run *r = &pkt_dev->run;
 
-	lockdep_assert_held(&pkt->lock);
-	r->cfg = pkt->cfg;
-	r->cfg_gen = pkt->cfg_gen;
-	r->stream = pkt->stream;
+	lockdep_assert_held(&pkt_dev->lock);
+	r->cfg = pkt_dev->cfg;
+	r->cfg_gen = pkt_dev->cfg_gen;
+	r->stream = pkt_dev->stream;
 }
 
-/* "inject" progress; @pkt->lock held.  Wakes the waiting writer at DONE. */
-static void pg_inject_set(struct pktgen_dev *pkt, enum pg_inject_state from,
+/* "inject" progress; @pkt_dev->lock held.  Wakes the waiting writer at DONE. */
+static void pg_inject_set(struct pktgen_dev *pkt_dev, enum pg_inject_state from,
 			  enum pg_inject_state to)
 {
-	lockdep_assert_held(&pkt->lock);
-	if (pkt->inject == from)
-		WRITE_ONCE(pkt->inject, to);
+	lockdep_assert_held(&pkt_dev->lock);
+	if (pkt_dev->inject == from)
+		WRITE_ONCE(pkt_dev->inject, to);
 }
 
 static void pg_set_deadline(struct pktgen_run *r)
@@ -278,19 +278,19 @@ static ktime_t pg_due(const struct pktgen_run *r)
 	return min(r->next_tx, r->deadline);
 }
 
-static void pg_start_device(struct pktgen_dev *pkt)
+static void pg_start_device(struct pktgen_dev *pkt_dev)
 {
-	struct pktgen_run *r = &pkt->run;
+	struct pktgen_run *r = &pkt_dev->run;
 
-	if (pkt->running)
+	if (pkt_dev->running)
 		return;
 
-	spin_lock_bh(&pkt->lock);
-	pg_run_snapshot(pkt);
-	spin_unlock_bh(&pkt->lock);
+	spin_lock_bh(&pkt_dev->lock);
+	pg_run_snapshot(pkt_dev);
+	spin_unlock_bh(&pkt_dev->lock);
 
-	if (pg_build_prepare(r, pkt->odev)) {
-		pg_set_result(pkt, "No memory");
+	if (pg_build_prepare(r, pkt_dev->odev)) {
+		pg_set_result(pkt_dev, "No memory");
 		return;
 	}
 	pg_cursor_reset(r);
@@ -303,26 +303,26 @@ static void pg_start_device(struct pktgen_dev *pkt)
 	WRITE_ONCE(r->stopped_at, r->started_at);
 	r->next_tx = r->started_at;
 	pg_set_deadline(r);
-	pg_set_result(pkt, "Starting");
+	pg_set_result(pkt_dev, "Starting");
 	pg_dbg("%s: starting on cpu %u: %u-%u byte frames, delay %llu ns, count %llu\n",
-	       pkt->name, pkt->thread->cpu, r->cfg.min_pkt_size, r->cfg.max_pkt_size,
+	       pkt_dev->name, pkt_dev->thread->cpu, r->cfg.min_pkt_size, r->cfg.max_pkt_size,
 	       r->cfg.delay_ns, r->cfg.count);
 
-	spin_lock_bh(&pkt->lock);
-	pkt->clear_pending = false;
-	pkt->stop_pending = false;
+	spin_lock_bh(&pkt_dev->lock);
+	pkt_dev->clear_pending = false;
+	pkt_dev->stop_pending = false;
 	WRITE_ONCE(r->starts, r->starts + 1);
-	WRITE_ONCE(pkt->running, true);
-	pg_inject_set(pkt, PG_INJECT_PENDING, PG_INJECT_RUNNING);
-	spin_unlock_bh(&pkt->lock);
+	WRITE_ONCE(pkt_dev->running, true);
+	pg_inject_set(pkt_dev, PG_INJECT_PENDING, PG_INJECT_RUNNING);
+	spin_unlock_bh(&pkt_dev->lock);
 }
 
-static void pg_stop_device(struct pktgen_dev *pkt)
+static void pg_stop_device(struct pktgen_dev *pkt_dev)
 {
-	struct pktgen_run *r = &pkt->run;
+	struct pktgen_run *r = &pkt_dev->run;
 	int nr_frags;
 
-	if (!pkt->running)
+	if (!pkt_dev->running)
 		return;
 
 	nr_frags = r->skb ? skb_shinfo(r->skb)->nr_frags : r->given_frags;
@@ -330,27 +330,27 @@ static void pg_stop_device(struct pktgen_dev *pkt)
 	consume_skb(r->skb);
 	r->skb = NULL;
 	pg_build_release(r);
-	pg_store_stats(pkt, nr_frags);
+	pg_store_stats(pkt_dev, nr_frags);
 	pg_dbg("%s: stopped after %llu packets, %llu errors\n",
-	       pkt->name, r->sofar, r->errors);
+	       pkt_dev->name, r->sofar, r->errors);
 
-	spin_lock_bh(&pkt->lock);
-	WRITE_ONCE(pkt->running, false);
-	pg_inject_set(pkt, PG_INJECT_RUNNING, PG_INJECT_DONE);
-	spin_unlock_bh(&pkt->lock);
-	wake_up_all(&pkt->thread->pn->wq);
+	spin_lock_bh(&pkt_dev->lock);
+	WRITE_ONCE(pkt_dev->running, false);
+	pg_inject_set(pkt_dev, PG_INJECT_RUNNING, PG_INJECT_DONE);
+	spin_unlock_bh(&pkt_dev->lock);
+	wake_up_all(&pkt_dev->thread->pn->wq);
 }
 
 /* The configuration changed while running: take it from the next packet. */
-static void pg_run_refresh(struct pktgen_dev *pkt)
+static void pg_run_refresh(struct pktgen_dev *pkt_dev)
 {
-	struct pktgen_run *r = &pkt->run;
+	struct pktgen_run *r = &pkt_dev->run;
 	u64 old_delay = r->cfg.delay_ns;
 	ktime_t now;
 
-	spin_lock_bh(&pkt->lock);
-	pg_run_snapshot(pkt);
-	spin_unlock_bh(&pkt->lock);
+	spin_lock_bh(&pkt_dev->lock);
+	pg_run_snapshot(pkt_dev);
+	spin_unlock_bh(&pkt_dev->lock);
 
 	/*
 	 * The skb held was built, and perhaps shared, under the old settings
@@ -360,9 +360,9 @@ static void pg_run_refresh(struct pktgen_dev *pkt)
 	r->skb = NULL;
 	r->last_ok = true;
 
-	if (pg_build_prepare(r, pkt->odev)) {
-		pg_stop_device(pkt);
-		pg_set_result(pkt, "No memory");
+	if (pg_build_prepare(r, pkt_dev->odev)) {
+		pg_stop_device(pkt_dev);
+		pg_set_result(pkt_dev, "No memory");
 		return;
 	}
 	pg_cursor_reset(r);
@@ -555,9 +555,9 @@ static int pg_queue_linearize(struct sk_buff *skb)
  * again only once the qdisc and driver let go of it: one skb must never
  * sit in a queue twice.
  */
-static bool pg_xmit_queue(struct pktgen_dev *pkt, bool reuse)
+static bool pg_xmit_queue(struct pktgen_dev *pkt_dev, bool reuse)
 {
-	struct pktgen_run *r = &pkt->run;
+	struct pktgen_run *r = &pkt_dev->run;
 	struct sk_buff *skb = r->skb;
 	unsigned int len = skb->len;
 	int ret;
@@ -591,7 +591,7 @@ static bool pg_xmit_queue(struct pktgen_dev *pkt, bool reuse)
 		break;
 	default:
 		pg_counter_add(&r->errors, 1);
-		net_info_ratelimited("%s xmit error: %d\n", pkt->name, ret);
+		net_info_ratelimited("%s xmit error: %d\n", pkt_dev->name, ret);
 	}
 	return true;
 }
@@ -614,42 +614,42 @@ static void pg_drain_skb(struct pktgen_thread *t, struct pktgen_run *r)
 	pg_account_idle(r, start);
 }
 
-static void pg_build_failed(struct pktgen_dev *pkt, int err)
+static void pg_build_failed(struct pktgen_dev *pkt_dev, int err)
 {
-	struct pktgen_run *r = &pkt->run;
+	struct pktgen_run *r = &pkt_dev->run;
 
 	r->skb = NULL;
 	r->last_ok = false;
 	r->given_frags = -1;
 	if (err == -ENOENT) {
-		pg_stop_device(pkt);
-		pg_set_result(pkt,
+		pg_stop_device(pkt_dev);
+		pg_set_result(pkt_dev,
 			      "ERROR: IPSEC: no usable SA (IPv4 ESP, transport mode, synchronous cipher) for spi %u; the kernel log says why",
 			      r->cfg.spi);
 		return;
 	}
-	net_info_ratelimited("%s: couldn't allocate skb\n", pkt->name);
-	pg_set_result(pkt, "No memory");
+	net_info_ratelimited("%s: couldn't allocate skb\n", pkt_dev->name);
+	pg_set_result(pkt_dev, "No memory");
 	schedule();
 }
 
-static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt)
+static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt_dev)
 {
-	struct net_device *odev = pkt->odev;
-	struct pktgen_run *r = &pkt->run;
+	struct net_device *odev = pkt_dev->odev;
+	struct pktgen_run *r = &pkt_dev->run;
 	bool shared;
 
-	if (unlikely(READ_ONCE(pkt->cfg_gen) != r->cfg_gen)) {
-		pg_run_refresh(pkt);
-		if (!pkt->running)
+	if (unlikely(READ_ONCE(pkt_dev->cfg_gen) != r->cfg_gen)) {
+		pg_run_refresh(pkt_dev);
+		if (!pkt_dev->running)
 			return;
 	}
 	if (unlikely(!netif_running(odev) || !netif_carrier_ok(odev))) {
-		pg_stop_device(pkt);
+		pg_stop_device(pkt_dev);
 		return;
 	}
 	if (unlikely(r->deadline != KTIME_MAX) && !ktime_before(ktime_get(), r->deadline)) {
-		pg_stop_device(pkt);
+		pg_stop_device(pkt_dev);
 		return;
 	}
 	if (unlikely(r->cfg.delay_ns == PG_DELAY_NEVER)) {
@@ -671,7 +671,7 @@ static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt)
 		r->clone_count = 0;
 		if (IS_ERR(r->skb)) {
 			local_bh_enable();
-			pg_build_failed(pkt, PTR_ERR(r->skb));
+			pg_build_failed(pkt_dev, PTR_ERR(r->skb));
 			return;
 		}
 	}
@@ -682,7 +682,7 @@ static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt)
 					     pg_receive_reuses(&r->cfg));
 		break;
 	case PG_XMIT_QUEUE:
-		r->last_ok = pg_xmit_queue(pkt, pg_queue_reuses(r, shared));
+		r->last_ok = pg_xmit_queue(pkt_dev, pg_queue_reuses(r, shared));
 		break;
 	default:
 		r->last_ok = pg_xmit_start(r, odev, shared ? r->cfg.burst : 1, shared);
@@ -693,7 +693,7 @@ static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt)
 
 	if (r->cfg.count && r->sofar >= r->cfg.count) {
 		pg_drain_skb(t, r);
-		pg_stop_device(pkt);
+		pg_stop_device(pkt_dev);
 	}
 }
 
@@ -701,16 +701,16 @@ static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt)
  * A device without a delay keeps its slot time, so it is picked again
  * and again until it stops, its delay changes or a request arrives (as in
  * the stock module, it keeps the thread to itself).  Its next slots are
- * sent here, without the pick and the thread loop's checks in between:
- * those were a quarter of a clone_skb packet's instructions.
+ * sent here, without the pick and the thread loop's checks in between,
+ * which are a large share of a clone_skb packet's cost.
  */
-static void pg_xmit_slots(struct pktgen_thread *t, struct pktgen_dev *pkt)
+static void pg_xmit_slots(struct pktgen_thread *t, struct pktgen_dev *pkt_dev)
 {
 	unsigned int n = PG_UNPACED_SLOTS;
 
 	do {
-		pg_xmit_slot(t, pkt);
-	} while (--n && pkt->running && !pkt->run.cfg.delay_ns &&
+		pg_xmit_slot(t, pkt_dev);
+	} while (--n && pkt_dev->running && !pkt_dev->run.cfg.delay_ns &&
 		 !READ_ONCE(t->control) && !need_resched());
 }
 
@@ -719,14 +719,14 @@ static void pg_xmit_slots(struct pktgen_thread *t, struct pktgen_dev *pkt)
 /* The running device whose next slot is due first. */
 static struct pktgen_dev *pg_next_device(struct pktgen_thread *t)
 {
-	struct pktgen_dev *pkt, *best = NULL;
+	struct pktgen_dev *pkt_dev, *best = NULL;
 
 	rcu_read_lock();
-	list_for_each_entry_rcu(pkt, &t->devs, list) {
-		if (!pkt->running)
+	list_for_each_entry_rcu(pkt_dev, &t->devs, list) {
+		if (!pkt_dev->running)
 			continue;
-		if (!best || ktime_before(pg_due(&pkt->run), pg_due(&best->run)))
-			best = pkt;
+		if (!best || ktime_before(pg_due(&pkt_dev->run), pg_due(&best->run)))
+			best = pkt_dev;
 	}
 	rcu_read_unlock();
 	/* Only this thread frees its devices, so @best stays valid. */
@@ -734,12 +734,12 @@ static struct pktgen_dev *pg_next_device(struct pktgen_thread *t)
 }
 
 /*
- * Wait for @pkt's next slot.  Returns false when the thread slept and
+ * Wait for @pkt_dev's next slot.  Returns false when the thread slept and
  * should look at its requests again before transmitting.
  */
-static bool pg_pace(struct pktgen_thread *t, struct pktgen_dev *pkt)
+static bool pg_pace(struct pktgen_thread *t, struct pktgen_dev *pkt_dev)
 {
-	struct pktgen_run *r = &pkt->run;
+	struct pktgen_run *r = &pkt_dev->run;
 	ktime_t now, wake, due = pg_due(r);
 
 	if (!r->cfg.delay_ns)
@@ -752,7 +752,7 @@ static bool pg_pace(struct pktgen_thread *t, struct pktgen_dev *pkt)
 		wake = due == KTIME_MAX ? KTIME_MAX : ktime_sub_ns(due, PG_SPIN_NS / 2);
 		set_current_state(TASK_INTERRUPTIBLE);
 		if (!READ_ONCE(t->control) && !kthread_should_stop() &&
-		    READ_ONCE(pkt->cfg_gen) == r->cfg_gen)
+		    READ_ONCE(pkt_dev->cfg_gen) == r->cfg_gen)
 			schedule_hrtimeout_range(&wake, 0, HRTIMER_MODE_ABS);
 		__set_current_state(TASK_RUNNING);
 		pg_account_idle(r, now);
@@ -767,48 +767,48 @@ static bool pg_pace(struct pktgen_thread *t, struct pktgen_dev *pkt)
 
 static void pg_thread_remove(struct pktgen_thread *t, bool only_pending)
 {
-	struct pktgen_dev *pkt, *tmp;
+	struct pktgen_dev *pkt_dev, *tmp;
 
-	list_for_each_entry_safe(pkt, tmp, &t->devs, list) {
-		if (only_pending && !READ_ONCE(pkt->remove_pending))
+	list_for_each_entry_safe(pkt_dev, tmp, &t->devs, list) {
+		if (only_pending && !READ_ONCE(pkt_dev->remove_pending))
 			continue;
-		pg_stop_device(pkt);
-		pg_remove_device(pkt);
+		pg_stop_device(pkt_dev);
+		pg_remove_device(pkt_dev);
 	}
 }
 
-static void pg_start_injected(struct pktgen_dev *pkt)
+static void pg_start_injected(struct pktgen_dev *pkt_dev)
 {
 	bool pending;
 
-	spin_lock_bh(&pkt->lock);
-	pending = pkt->inject == PG_INJECT_PENDING && !pkt->stop_pending;
-	spin_unlock_bh(&pkt->lock);
+	spin_lock_bh(&pkt_dev->lock);
+	pending = pkt_dev->inject == PG_INJECT_PENDING && !pkt_dev->stop_pending;
+	spin_unlock_bh(&pkt_dev->lock);
 	if (pending)
-		pg_start_device(pkt);
+		pg_start_device(pkt_dev);
 	/* not started (no memory): the writer must not wait forever */
-	spin_lock_bh(&pkt->lock);
-	pg_inject_set(pkt, PG_INJECT_PENDING, PG_INJECT_DONE);
-	spin_unlock_bh(&pkt->lock);
-	wake_up_all(&pkt->thread->pn->wq);
+	spin_lock_bh(&pkt_dev->lock);
+	pg_inject_set(pkt_dev, PG_INJECT_PENDING, PG_INJECT_DONE);
+	spin_unlock_bh(&pkt_dev->lock);
+	wake_up_all(&pkt_dev->thread->pn->wq);
 }
 
-static void pg_stop_requested(struct pktgen_dev *pkt)
+static void pg_stop_requested(struct pktgen_dev *pkt_dev)
 {
-	if (READ_ONCE(pkt->stop_pending))
-		pg_stop_device(pkt);
+	if (READ_ONCE(pkt_dev->stop_pending))
+		pg_stop_device(pkt_dev);
 }
 
-static void pg_clear_requested(struct pktgen_dev *pkt)
+static void pg_clear_requested(struct pktgen_dev *pkt_dev)
 {
 	bool clear;
 
-	spin_lock_bh(&pkt->lock);
-	clear = pkt->clear_pending;
-	pkt->clear_pending = false;
-	spin_unlock_bh(&pkt->lock);
+	spin_lock_bh(&pkt_dev->lock);
+	clear = pkt_dev->clear_pending;
+	pkt_dev->clear_pending = false;
+	spin_unlock_bh(&pkt_dev->lock);
 	if (clear)
-		pg_clear_counters(&pkt->run);
+		pg_clear_counters(&pkt_dev->run);
 }
 
 /*
@@ -818,10 +818,10 @@ static void pg_clear_requested(struct pktgen_dev *pkt)
  */
 static void pg_thread_for_each(struct pktgen_thread *t, void (*fn)(struct pktgen_dev *))
 {
-	struct pktgen_dev *pkt;
+	struct pktgen_dev *pkt_dev;
 
-	list_for_each_entry_rcu(pkt, &t->devs, list, current == t->task)
-		fn(pkt);
+	list_for_each_entry_rcu(pkt_dev, &t->devs, list, current == t->task)
+		fn(pkt_dev);
 }
 
 static void pg_thread_control(struct pktgen_thread *t)
@@ -865,7 +865,7 @@ static void pg_thread_idle(struct pktgen_thread *t)
 static int pg_thread_fn(void *arg)
 {
 	struct pktgen_thread *t = arg;
-	struct pktgen_dev *pkt;
+	struct pktgen_dev *pkt_dev;
 	ktime_t since;
 
 	set_freezable();
@@ -873,16 +873,16 @@ static int pg_thread_fn(void *arg)
 		if (READ_ONCE(t->control))
 			pg_thread_control(t);
 
-		pkt = pg_next_device(t);
-		if (!pkt) {
+		pkt_dev = pg_next_device(t);
+		if (!pkt_dev) {
 			pg_thread_idle(t);
-		} else if (pg_pace(t, pkt)) {
-			pg_xmit_slots(t, pkt);
+		} else if (pg_pace(t, pkt_dev)) {
+			pg_xmit_slots(t, pkt_dev);
 			if (need_resched()) {
 				since = ktime_get();
 				schedule();
-				if (pkt->running)
-					pg_account_idle(&pkt->run, since);
+				if (pkt_dev->running)
+					pg_account_idle(&pkt_dev->run, since);
 			}
 		}
 		try_to_freeze();

@@ -556,7 +556,7 @@ static int pg_ipopt_cmd_display(struct pg_ipopt_net *ipn, char **argv, int argc)
 struct pg_ipopt_cmd {
 	const char *name;
 	int max_args;
-	int (*run)(struct pg_ipopt_net *ipn, char **argv, int argc);
+	int (*exec)(struct pg_ipopt_net *ipn, char **argv, int argc);
 };
 
 static const struct pg_ipopt_cmd pg_ipopt_cmds[] = {
@@ -591,7 +591,7 @@ static int pg_ipopt_command(struct pg_ipopt_net *ipn, char *buf)
 				cmd->max_args ? "fewer words" : "no argument");
 		err = -EINVAL;
 	} else {
-		err = cmd->run(ipn, argv + 1, argc - 1);
+		err = cmd->exec(ipn, argv + 1, argc - 1);
 	}
 	mutex_unlock(&ipn->lock);
 	return err;
