@@ -169,6 +169,12 @@ kcsan-mod-kernel:
 	tests/lib/setup.sh
 	PG_DEBUG_CONFIG=kcsan-mod tests/lib/debug-kernel.sh
 
+# race-counters on it, every access of the module watched (~70 s)
+check-kcsan: kcsan-mod-kernel
+	tests/lib/build-all.sh
+	KCSAN_SKIP_WATCH=$${KCSAN_SKIP_WATCH:-1} TESTS=race-counters \
+		tests/lib/vm.sh check $$(PG_DEBUG_CONFIG=kcsan-mod tests/lib/debug-kernel.sh 2>/dev/null | tail -n 1)
+
 # Every test and the stress tests (STRESS=1); the debug kernel under TCG is
 # 5-10 times slower: longer limits per test and per VM (TEST_TIMEOUT,
 # VM_TIMEOUT override).  `STRESS=1 make check` runs the stress tests on the
@@ -194,7 +200,7 @@ style:
 .PHONY: kcsan-kernel
 .PHONY: kernels check-all
 .PHONY: install-built install-tools uninstall uninstall-tools version dkms-src dkms check-dkms check-fresh
-.PHONY: check-rxstat kcsan-mod-kernel
+.PHONY: check-rxstat kcsan-mod-kernel check-kcsan
 
 # Benchmarks: the kernel's own pktgen.ko against ours, alternately in one
 # 6.12 VM; report under bench/results/.  BENCH_ARGS="--kernel all",
