@@ -151,7 +151,13 @@ err_remove_dir:
 	return err;
 }
 
-static void __net_exit pg_net_exit(struct net *net)
+/*
+ * Every namespace's senders stop before any namespace's hooks go: the
+ * core runs .pre_exit for all namespaces of an rmmod (or of a batch of
+ * deleted ones) before the first .exit, so no pktgen thread is left
+ * sending into a receiver or classifier hook as it is removed.
+ */
+static void __net_exit pg_net_pre_exit(struct net *net)
 {
 	struct pktgen_net *pn = pg_net(net);
 
@@ -159,14 +165,21 @@ static void __net_exit pg_net_exit(struct net *net)
 	/* Lets a blocked "start" return; threads stop their devices. */
 	wake_up_all(&pn->wq);
 	pg_net_stop_threads(pn);
+}
+
+static void __net_exit pg_net_exit(struct net *net)
+{
+	struct pktgen_net *pn = pg_net(net);
+
 	pg_ipopt_net_exit(pn);
 	pg_rx_net_exit(pn);
 	proc_remove(pn->proc_dir);
 }
 
 static struct pernet_operations pg_net_ops = {
-	.init	= pg_net_init,
-	.exit	= pg_net_exit,
+	.init		= pg_net_init,
+	.pre_exit	= pg_net_pre_exit,
+	.exit		= pg_net_exit,
 	.id	= &pg_net_id,
 	.size	= sizeof(struct pktgen_net),
 };
