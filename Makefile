@@ -68,8 +68,8 @@ DKMS_DIR = $(DKMS_SRC)/pktgen-$(PKTGEN_VERSION)
 NOSIGN = $(if $(wildcard $(KDIR)/certs/signing_key.pem),,CONFIG_MODULE_SIG_ALL=)
 
 PREFIX ?= /usr/local
-TOOLS := ipodump pgstats pktgen-sweep pktgen-top
-TOOL_LIBS := pgplot.py pgproc.py
+TOOLS := ipodump pgstats pktgen-rfc2544 pktgen-sweep pktgen-top
+TOOL_LIBS := pgplot.py pgproc.py rfc2544.py
 TOOLDIR = $(DESTDIR)$(PREFIX)/lib/pktgen
 
 install: modules

@@ -1,0 +1,350 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The method of pktgen-rfc2544, apart from pktgen: what a trial is
+asked for and what is concluded from the trials.
+
+Nothing here touches /proc.  A test is a function of a `trial` callable
+(a rate or a burst length in, a Trial out), so the searches run the same
+against a device under test driven by pktgen and against a model of one
+(tests/host/rfc2544.sh).  Rates are packets per second; frame sizes are
+Ethernet frames with the 4-byte FCS, as RFC 2544 and pktgen-sweep count
+them (pktgen's pkt_size is 4 less).
+"""
+
+import csv
+import io
+import json
+
+FCS = 4
+L1_OVERHEAD = 20		# preamble 7, start delimiter 1, inter-frame gap 12
+RFC2544_SIZES = (64, 128, 256, 512, 1024, 1280, 1518)
+# the simple IMIX: 64, 594 and 1518-byte frames (with FCS; IP packets of
+# 46, 576 and 1500 bytes) weighted 7:4:1
+IMIX = ((64, 7), (594, 4), (1518, 1))
+LATENCY_KEYS = ('min', 'avg', 'max', 'p50', 'p99', 'p999', 'jitter')
+FIELDS = ['test', 'frame_size', 'accept_loss_pct', 'load_pct', 'offered_pps',
+          'throughput_pps', 'throughput_mbps', 'line_pct', 'loss_pct', 'back_to_back',
+          'trials'] + [f'latency_{k}_ns' for k in LATENCY_KEYS]
+
+
+class Trial:
+    """One trial: `offered` frames at `rate` pps (or a burst), `tx` sent,
+    `rx` received once each; latency figures (ns) when measured."""
+
+    def __init__(self, rate, offered, tx, rx, tx_pps=None, latency=None, elapsed=0.0):
+        self.rate, self.offered, self.tx, self.rx = rate, offered, tx, rx
+        self.tx_pps = tx_pps if tx_pps is not None else rate
+        self.latency = latency or {}
+        self.elapsed = elapsed
+
+    @property
+    def lost(self):
+        return max(0, self.tx - self.rx)
+
+    @property
+    def loss_pct(self):
+        return 100.0 * self.lost / self.tx if self.tx else 100.0
+
+    def passes(self, accept_pct):
+        """At most accept_pct percent lost (0: none), and something sent."""
+        return self.tx > 0 and self.lost <= accept_pct / 100.0 * self.tx + 1e-9
+
+    def as_dict(self):
+        d = {'rate_pps': self.rate, 'offered': self.offered, 'tx': self.tx, 'rx': self.rx,
+             'tx_pps': self.tx_pps, 'lost': self.lost, 'loss_pct': round(self.loss_pct, 4),
+             'elapsed': round(self.elapsed, 3)}
+        d.update({f'latency_{k}_ns': v for k, v in self.latency.items()})
+        return d
+
+
+# ------------------------------------------------------------------ sizes
+def parse_sizes(text):
+    """'64,512,imix' -> [64, 512, 'imix']; ValueError on anything else."""
+    out = []
+    for s in text.split(','):
+        s = s.strip().lower()
+        if s == 'imix':
+            out.append('imix')
+            continue
+        n = int(s)
+        if n < 64:
+            raise ValueError(f'{n}: frames with FCS are 64 bytes or more')
+        out.append(n)
+    return out
+
+
+def mean_size(size):
+    """The mean frame size (with FCS) of a size or of 'imix'."""
+    if size == 'imix':
+        return sum(s * w for s, w in IMIX) / sum(w for _, w in IMIX)
+    return float(size)
+
+
+def line_pps(size, line_mbps):
+    """The most frames per second a line of line_mbps (L1) carries."""
+    return line_mbps * 1e6 / ((mean_size(size) + L1_OVERHEAD) * 8)
+
+
+def rate_pps(spec, size, line_mbps=None):
+    """The packet rate of a parse_rate() spec at size, never above the
+    line's (when known) nor below 1."""
+    kind, v = spec
+    if kind == 'pct':
+        pps = line_pps(size, line_mbps) * v / 100
+    else:
+        pps = v if kind == 'pps' else v / (mean_size(size) * 8)
+        if line_mbps:
+            pps = min(pps, line_pps(size, line_mbps))
+    return max(1, int(pps))
+
+
+def mbps(pps, size):
+    """L2 rate in Mb/s of pps frames of size (FCS included)."""
+    return pps * mean_size(size) * 8 / 1e6
+
+
+def parse_rate(text):
+    """'8000', '8k', '1.5M' packets per second, 'N%' of the line, or a
+    bit rate of frames with FCS (L2, as throughput_mbps counts them) in
+    tc's units: '3.9mbit', '500kbit', '1gbit', '64000bit'.  Returns
+    ('pps', value), ('pct', value) or ('bps', value)."""
+    t = text.strip().lower()
+    for unit, mult in (('gbit', 1e9), ('mbit', 1e6), ('kbit', 1e3), ('bit', 1)):
+        if t.endswith(unit):
+            v = float(t[:-len(unit)]) * mult
+            if v <= 0:
+                raise ValueError(f'{text}: more than 0 bit/s')
+            return 'bps', v
+    t = t.removesuffix('pps')
+    if t.endswith('%'):
+        v = float(t[:-1])
+        if not 0 < v <= 100:
+            raise ValueError(f'{text}: a percentage in (0, 100]')
+        return 'pct', v
+    mult = {'k': 1e3, 'm': 1e6, 'g': 1e9}.get(t[-1:], 1)
+    v = float(t[:-1] if mult != 1 else t) * mult
+    if v < 1:
+        raise ValueError(f'{text}: at least 1 packet per second')
+    return 'pps', v
+
+
+# ------------------------------------------------------------------ searches
+def throughput(trial, max_rate, resolution, accepts=(0.0,), report=None):
+    """RFC 2544 26.1 by binary search: for each acceptable loss (percent;
+    0 is the no-drop rate, NDR, a higher one a partial-drop rate, PDR)
+    the highest rate in [1, max_rate] pps whose trial lost at most that.
+
+    The first trial is at max_rate; after a failure the rate halves the
+    interval between the highest rate that passed (0 at first) and the
+    lowest that failed, until it is at most `resolution` (a fraction of
+    max_rate, at least 1 pps) wide.  A rate is tried once and its trial
+    reused by every acceptance; a larger acceptance starts from the rate
+    the smaller one found (loss assumed not to fall as the rate rises).
+
+    Returns {accept: (rate or None, Trial or None)}: None when no rate
+    passed (no NDR: the device loses frames however slowly it is fed)."""
+    max_rate = int(max_rate)
+    step = max(1, resolution * max_rate)
+    cache = {}
+
+    def run(rate, acc):
+        if rate not in cache:
+            cache[rate] = trial(rate)
+        t = cache[rate]
+        if report:
+            report(acc, t)
+        return t
+
+    out, lo, best = {}, 0, None
+    for acc in sorted(accepts):
+        hi = max_rate
+        t = run(max_rate, acc)
+        if t.passes(acc):
+            out[acc] = (max_rate, t)
+            lo, best = max_rate, t
+            continue
+        while hi - lo > step:
+            mid = (lo + hi) // 2
+            if mid <= lo or mid >= hi:
+                break
+            t = run(mid, acc)
+            if t.passes(acc):
+                lo, best = mid, t
+            else:
+                hi = mid
+        out[acc] = (lo, best) if best is not None else (None, None)
+    return out
+
+
+def back_to_back(trial, max_frames, resolution, report=None):
+    """RFC 2544 26.4: the longest burst (frames sent back to back at the
+    maximum rate) with no loss, by binary search on the length in
+    [1, max_frames]: the first trial is max_frames, the search stops when
+    the interval is at most `resolution` x max_frames (at least 1 frame)
+    wide.  Returns (frames, Trial), (0, None) if even 1 frame is lost."""
+    max_frames = int(max_frames)
+    step = max(1, resolution * max_frames)
+    t = trial(max_frames)
+    if report:
+        report(0.0, t)
+    if t.passes(0):
+        return max_frames, t
+    lo, hi, best = 0, max_frames, None
+    while hi - lo > step:
+        mid = (lo + hi) // 2
+        if mid <= lo:
+            break
+        t = trial(mid)
+        if report:
+            report(0.0, t)
+        if t.passes(0):
+            lo, best = mid, t
+        else:
+            hi = mid
+    return lo, best
+
+
+def frame_loss(trial, rate, step_pct=10, full=False, report=None):
+    """RFC 2544 26.3: trials at 100 %, 100 - step, ... of rate down to
+    step percent, stopping after two successive trials without loss
+    (every step with full).  Returns [(load_pct, Trial)]."""
+    out, clean = [], 0
+    n = int(round(100 / step_pct))
+    for k in range(n, 0, -1):
+        pct = k * step_pct
+        t = trial(max(1, int(round(rate * pct / 100))))
+        if report:
+            report(pct, t)
+        out.append((pct, t))
+        clean = clean + 1 if t.lost == 0 else 0
+        if clean >= 2 and not full:
+            break
+    return out
+
+
+def latency_summary(trials):
+    """The latency of several trials at one rate (RFC 2544 26.2 reports
+    their average): min of the minimums, max of the maximums, the mean of
+    the others; None without samples."""
+    lats = [t.latency for t in trials if t.latency.get('samples')]
+    if not lats:
+        return None
+    out = {'min': min(x['min'] for x in lats), 'max': max(x['max'] for x in lats)}
+    for k in ('avg', 'p50', 'p99', 'p999', 'jitter'):
+        out[k] = round(sum(x[k] for x in lats) / len(lats))
+    return out
+
+
+# ------------------------------------------------------------------ output
+def row(test, size, **kw):
+    r = dict.fromkeys(FIELDS, '')
+    r.update(test=test, frame_size=size)
+    r.update({k: v for k, v in kw.items() if v is not None})
+    return r
+
+
+def rate_fields(pps, size, line_mbps):
+    if pps is None:
+        return {'throughput_pps': 'none', 'throughput_mbps': 'none'}
+    d = {'throughput_pps': int(pps), 'throughput_mbps': round(mbps(pps, size), 3)}
+    if line_mbps:
+        d['line_pct'] = round(100 * pps / line_pps(size, line_mbps), 3)
+    return d
+
+
+def to_csv(rows):
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=FIELDS, lineterminator='\n')
+    w.writeheader()
+    w.writerows(rows)
+    return buf.getvalue()
+
+
+def to_json(rows, trials, meta):
+    def clean(r):
+        return {k: v for k, v in r.items() if v != ''}
+    return json.dumps({**meta, 'results': [clean(r) for r in rows], 'trials': trials},
+                      indent=1) + '\n'
+
+
+# ------------------------------------------------------------------ plot
+def plot(rows, line_mbps, title, subtitle=''):
+    """PNG bytes: NDR and PDR (packets/s) per frame size with the line's
+    frame rate dashed, above the latency percentiles (us) measured per
+    frame size.  Uses pgplot's canvas (Python's standard library only)."""
+    import pgplot
+    sizes = []
+    for r in rows:
+        if r['frame_size'] not in sizes:
+            sizes.append(r['frame_size'])
+    w, h = 900, 900
+    cv = pgplot.Canvas(w, h)
+    cv.text(w // 2, 12, title, anchor='centre', scale=3)
+    if subtitle:
+        cv.text(w // 2, 42, subtitle, anchor='centre')
+    left, right = 110, w - 40
+    n = max(1, len(sizes))
+
+    def xpos(i):
+        return left + (right - left) * (2 * i + 1) // (2 * n)
+
+    def series(test, key):
+        vals = []
+        for s in sizes:
+            v = next((r[key] for r in rows if r['test'] == test and r['frame_size'] == s
+                      and r[key] not in ('', 'none')), None)
+            vals.append(float(v) if v is not None else None)
+        return vals
+
+    def panel(top, bottom, lines, ylabel, legend_y):
+        allv = [v for _, vals, _, _ in lines for v in vals if v is not None]
+        step, ticks = pgplot.nice_ticks(max(allv + [1]) * 1.08)
+        span = step * ticks
+
+        def ypos(v):
+            return bottom - round((bottom - top) * v / span)
+        for t in range(ticks + 1):
+            y = bottom - (bottom - top) * t // ticks
+            cv.line(left, y, right, y, pgplot.GREY)
+            cv.text(left - 8, y - 7, pgplot.fmt(step * t), anchor='right')
+        for label, vals, colour, dashed in lines:
+            pts = [(xpos(i), ypos(v)) for i, v in enumerate(vals) if v is not None]
+            for a, b in zip(pts, pts[1:]):
+                segs = range(0, 10, 2) if dashed else [0]
+                for k in segs:
+                    e = k + 1 if dashed else 10
+                    cv.line(a[0] + (b[0] - a[0]) * k // 10, a[1] + (b[1] - a[1]) * k // 10,
+                            a[0] + (b[0] - a[0]) * e // 10, a[1] + (b[1] - a[1]) * e // 10,
+                            colour, 2 if dashed else 3)
+            for x, y in pts:
+                if not dashed:
+                    cv.rect(x - 4, y - 4, x + 4, y + 4, colour)
+        lx = left + 10
+        for label, vals, colour, dashed in lines:
+            if all(v is None for v in vals):
+                continue
+            cv.rect(lx, legend_y + 4, lx + 18, legend_y + 8, colour)
+            cv.text(lx + 24, legend_y, label, colour)
+            lx += 24 + 12 * len(label) + 24
+        cv.line(left, bottom, right, bottom, pgplot.BLACK, 2)
+        cv.line(left, top, left, bottom, pgplot.BLACK, 2)
+        cv.text(14, (top + bottom) // 2, ylabel, anchor='centre', vertical=True)
+        for i, s in enumerate(sizes):
+            cv.line(xpos(i), bottom, xpos(i), bottom + 5, pgplot.BLACK, 2)
+            cv.text(xpos(i), bottom + 10, str(s), anchor='centre')
+
+    green, grey = (40, 140, 60), (110, 110, 110)
+    tp = [('NDR', series('throughput-ndr', 'throughput_pps'), pgplot.BLUE, False),
+          ('PDR', series('throughput-pdr', 'throughput_pps'), pgplot.RED, False)]
+    if line_mbps:
+        tp.append(('line rate', [line_pps(s, line_mbps) for s in sizes], pgplot.BLACK, True))
+    panel(100, 440, tp, 'throughput (packets/s)', 72)
+    lat = []
+    for key, colour in (('min', grey), ('p50', pgplot.BLUE), ('p99', green),
+                        ('p999', pgplot.RED), ('max', pgplot.BLACK)):
+        vals = series('latency', f'latency_{key}_ns')
+        lat.append(('p99.9' if key == 'p999' else key,
+                    [v / 1000 if v is not None else None for v in vals], colour, key == 'max'))
+    panel(530, 840, lat, 'latency (us)', 500)
+    cv.text((left + right) // 2, h - 30, 'frame size (bytes, with FCS)', anchor='centre')
+    return cv.png()
+
