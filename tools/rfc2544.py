@@ -179,17 +179,18 @@ def back_to_back(trial, max_frames, resolution, report=None):
     """RFC 2544 26.4: the longest burst (frames sent back to back at the
     maximum rate) with no loss, by binary search on the length in
     [1, max_frames]: the first trial is max_frames, the search stops when
-    the interval is at most `resolution` x max_frames (at least 1 frame)
-    wide.  Returns (frames, Trial), (0, None) if even 1 frame is lost."""
+    the interval is at most `resolution` x its upper end (at least 1
+    frame) wide: relative to the answer, which may be far below the
+    longest burst tried.  Returns (frames, Trial), (0, None) if even 1
+    frame is lost."""
     max_frames = int(max_frames)
-    step = max(1, resolution * max_frames)
     t = trial(max_frames)
     if report:
         report(0.0, t)
     if t.passes(0):
         return max_frames, t
     lo, hi, best = 0, max_frames, None
-    while hi - lo > step:
+    while hi - lo > max(1, resolution * hi):
         mid = (lo + hi) // 2
         if mid <= lo:
             break
@@ -334,9 +335,16 @@ def plot(rows, line_mbps, title, subtitle=''):
 
     green, grey = (40, 140, 60), (110, 110, 110)
     tp = [('NDR', series('throughput-ndr', 'throughput_pps'), pgplot.BLUE, False),
-          ('PDR', series('throughput-pdr', 'throughput_pps'), pgplot.RED, False)]
+          ('PDR', series('throughput-pdr', 'throughput_pps'), pgplot.RED, False),
+          ('max tried', series('throughput-ndr', 'offered_pps'), grey, True)]
+    top = max([v for _, vals, _, _ in tp for v in vals if v is not None] + [1])
     if line_mbps:
-        tp.append(('line rate', [line_pps(s, line_mbps) for s in sizes], pgplot.BLACK, True))
+        line = [line_pps(s, line_mbps) for s in sizes]
+        if max(line) <= 10 * top:
+            tp.append(('line rate', line, pgplot.BLACK, True))
+        else:		# it would flatten the rest: say what it is
+            cv.text(right, 474, f'line rate {pgplot.fmt(round(min(line)))}-'
+                    f'{pgplot.fmt(round(max(line)))} pps: off scale', anchor='right')
     panel(100, 440, tp, 'throughput (packets/s)', 72)
     lat = []
     for key, colour in (('min', grey), ('p50', pgplot.BLUE), ('p99', green),
