@@ -52,7 +52,8 @@ class Trial:
         d = {'rate_pps': self.rate, 'offered': self.offered, 'tx': self.tx, 'rx': self.rx,
              'tx_pps': self.tx_pps, 'lost': self.lost, 'loss_pct': round(self.loss_pct, 4),
              'elapsed': round(self.elapsed, 3)}
-        d.update({f'latency_{k}_ns': v for k, v in self.latency.items()})
+        d.update({f'latency_{k}' if k == 'samples' else f'latency_{k}_ns': v
+                  for k, v in self.latency.items()})
         return d
 
 
