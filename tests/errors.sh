@@ -77,6 +77,10 @@ new_cases() {
 	dum0 | frags 2 | frags 2147483648 | EINVAL | ERROR: *frags*
 	dum0 | node 0 | node 65536 | EINVAL | ERROR: *node*
 	dum0 | queue_map_min 1 | queue_map_min 65536 | EINVAL | ERROR: *queue_map_min*
+	dum0 | udp_src_min 10 | udp_src_min 65536 | EINVAL | ERROR: *udp_src_min*
+	dum0 | udp_src_max 10 | udp_src_max 65536 | EINVAL | ERROR: *udp_src_max*
+	dum0 | udp_dst_min 10 | udp_dst_min 65536 | EINVAL | ERROR: *udp_dst_min*
+	dum0 | udp_dst_max 10 | udp_dst_max 65536 | EINVAL | ERROR: *udp_dst_max*
 	dum0 | queue_map_max 1 | queue_map_max -1 | EINVAL | ERROR: *queue_map_max*
 	dum0 | spi 5 | spi x | EINVAL | ERROR: *spi*
 	EOF
