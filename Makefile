@@ -175,6 +175,15 @@ check-kcsan: kcsan-mod-kernel
 	KCSAN_SKIP_WATCH=$${KCSAN_SKIP_WATCH:-1} TESTS=race-counters \
 		tests/lib/vm.sh check $$(PG_DEBUG_CONFIG=kcsan-mod tests/lib/debug-kernel.sh 2>/dev/null | tail -n 1)
 
+# The suite's strength measured by mutants: each tests/mutants/*.patch
+# (one changed line of the module, and the tests that should fail on it)
+# built on the host, then one 6.12 VM runs the named tests on each
+# (tests/lib/mutants.sh; Documentation/testing.rst has the latest table).
+# MUTANTS_KV=KV another kernel; MUTANTS="NAME..." a subset.  Not in CI.
+check-mutants:
+	tests/lib/setup.sh
+	tests/lib/mutants.sh $(MUTANTS_KV)
+
 # Every test and the stress tests (STRESS=1); the debug kernel under TCG is
 # 5-10 times slower: longer limits per test and per VM (TEST_TIMEOUT,
 # VM_TIMEOUT override).  `STRESS=1 make check` runs the stress tests on the
@@ -200,7 +209,7 @@ style:
 .PHONY: kcsan-kernel
 .PHONY: kernels check-all
 .PHONY: install-built install-tools uninstall uninstall-tools version dkms-src dkms check-dkms check-fresh
-.PHONY: check-rxstat kcsan-mod-kernel check-kcsan
+.PHONY: check-rxstat kcsan-mod-kernel check-kcsan check-mutants
 
 # Benchmarks: the kernel's own pktgen.ko against ours, alternately in one
 # 6.12 VM; report under bench/results/.  BENCH_ARGS="--kernel all",

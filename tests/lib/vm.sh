@@ -6,6 +6,8 @@
 #
 #	tests/lib/vm.sh check [KV...]	every kernel of `kernels.sh suite` by default
 #	tests/lib/vm.sh run [KV]	the newest of them by default
+#	tests/lib/vm.sh mutants KV VAR=value...	tests/lib/mutants-guest.sh
+#					(make check-mutants, tests/lib/mutants.sh)
 # (those with headers in /lib/modules/KV/build and an image in /boot or
 # unpacked by tests/lib/setup.sh into the cache)
 # A KV without /boot/vmlinuz-KV boots its image in tests/lib/kernels.sh's
@@ -31,8 +33,8 @@ REPO=$(cd "$(dirname "$0")/../.." && pwd)
 mode=${1:-}
 shift || true
 case $mode in
-check|run) ;;
-*) echo "usage: $0 check|run [KV...]" >&2; exit 2 ;;
+check|run|mutants) ;;
+*) echo "usage: $0 check|run|mutants [KV...]" >&2; exit 2 ;;
 esac
 
 # The fast subset: the tests that compare with the kernel's own pktgen.ko
@@ -66,7 +68,9 @@ if [ ${#kernels[@]} -eq 0 ]; then
 	exit 1
 fi
 
-OUT=$(mktemp -d /tmp/pktgen-vm.XXXXXX)
+# VM_OUT: an output directory of the caller's (tests/lib/mutants.sh
+# boots again into the same one)
+OUT=${VM_OUT:-$(mktemp -d /tmp/pktgen-vm.XXXXXX)}
 chmod 755 "$OUT"
 echo "vm.sh: output in $OUT"
 
@@ -151,6 +155,11 @@ kernel_lines_filter() {
 
 if [ "$mode" = run ]; then
 	boot "${kernels[0]}" run
+	exit
+fi
+# mutants KV VAR=value...: the VARs go into the guest
+if [ "$mode" = mutants ]; then
+	boot "${kernels[0]}" mutants "${kernels[@]:1}"
 	exit
 fi
 

@@ -1,0 +1,125 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check-mutants: how strong the suite is, measured by mutants.  Each
+# tests/mutants/NAME.patch changes one line of the module's C sources
+# and names, in a line "Killed-by: TEST...", the tests expected to fail
+# on it.  On the host every mutant's pktgen.ko is built first (one work
+# tree: patch, make, keep the .ko as build/mutants/KV/NAME.ko, unpatch),
+# then ONE guest of kernel KV (default: the newest 6.12 installed) runs
+# tests/lib/mutants-guest.sh: the unmutated module must pass every named
+# test, then each mutant runs its tests until one fails (killed).  A
+# mutant that panics or hangs the guest is killed by that; the guest is
+# booted again for the mutants left.  Prints the kill table and the kill
+# rate; exits 1 below KILL_MIN percent (95).  Not part of make check.
+#
+#	tests/lib/mutants.sh [KV]
+#	MUTANTS="01-pace-burst 05-..." only these; MUTANTS_BUILD=0 reuses
+#	the modules built before, MUTANTS_RUN=0 only builds them.
+set -u
+
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$REPO" || exit 1
+newest_612() {	# the newest distribution 6.12 with headers (not a pg* debug build)
+	local b
+	for b in /lib/modules/6.12*/build; do
+		b=${b%/build}
+		b=${b#/lib/modules/}
+		[[ $b = *pg* ]] || echo "$b"
+	done | sort -V | tail -n 1
+}
+KV=${1:-$(newest_612)}
+[ -d "/lib/modules/$KV/build" ] || { echo "mutants: no /lib/modules/$KV/build" >&2; exit 1; }
+MDIR=$REPO/build/mutants/$KV
+WORK=$MDIR/work
+KILL_MIN=${KILL_MIN:-95}
+
+names=()
+for p in tests/mutants/*.patch; do
+	n=$(basename "$p" .patch)
+	[ -n "${MUTANTS:-}" ] && ! [[ " $MUTANTS " = *" $n "* ]] && continue
+	names+=("$n")
+done
+[ ${#names[@]} -gt 0 ] || { echo "mutants: no tests/mutants/*.patch" >&2; exit 1; }
+
+kmake() { nice make -C "/lib/modules/$KV/build" M="$WORK" modules </dev/null >"$WORK/build.log" 2>&1; }
+
+# ---- build: the baseline, then each mutant in the same tree
+if [ "${MUTANTS_BUILD:-1}" = 1 ]; then
+	KERNELS=$KV tests/lib/build-all.sh || exit 1
+	rm -rf "$MDIR"
+	mkdir -p "$WORK"
+	for f in Kbuild ./*.c ./*.h; do
+		[[ $f = *.mod.c ]] || cp "$f" "$WORK"/
+	done
+	kmake || { echo "mutants: the unmutated build failed"; tail -n 20 "$WORK/build.log"; exit 1; }
+	cp "$WORK/pktgen.ko" "$MDIR/baseline.ko"
+	for n in "${names[@]}"; do
+		t0=$SECONDS
+		if ! patch -s -p1 -d "$WORK" <"tests/mutants/$n.patch"; then
+			echo "mutants: $n: does not apply"
+			exit 1
+		fi
+		if kmake; then
+			cp "$WORK/pktgen.ko" "$MDIR/$n.ko"
+			echo "mutants: built $n ($((SECONDS - t0)) s)"
+		else
+			echo "mutants: $n: build failed (counted as killed by the compiler)"
+			echo "killed build" >"$MDIR/$n.build-failed"
+		fi
+		patch -s -R -p1 -d "$WORK" <"tests/mutants/$n.patch" || exit 1
+	done
+fi
+
+[ "${MUTANTS_RUN:-1}" = 1 ] || exit 0
+
+# ---- run: one guest, again for the mutants left after a panic or a hang
+OUT=$(mktemp -d /tmp/pktgen-mutants.XXXXXX)
+chmod 755 "$OUT"
+RES=$OUT/mutants
+mkdir -p "$RES"
+for n in "${names[@]}"; do
+	[ -e "$MDIR/$n.build-failed" ] && cp "$MDIR/$n.build-failed" "$RES/$n.verdict"
+done
+# the guest judges the .ko files of MUTANT_DIR: the chosen ones only
+SEL=$OUT/ko
+mkdir -p "$SEL"
+cp "$MDIR/baseline.ko" "$SEL/"
+for n in "${names[@]}"; do
+	[ -e "$MDIR/$n.ko" ] && cp "$MDIR/$n.ko" "$SEL/"
+done
+echo "mutants: ${#names[@]} mutants on $KV, results in $OUT"
+for _ in 1 2 3 4 5 6; do
+	VM_OUT=$OUT VM_TIMEOUT=${VM_TIMEOUT:-5400} tests/lib/vm.sh mutants "$KV" "MUTANT_DIR=$SEL"
+	left=0
+	for n in "${names[@]}"; do
+		[ -e "$RES/$n.verdict" ] && continue
+		if [ -e "$RES/$n.start" ]; then
+			echo "killed guest" >"$RES/$n.verdict"	# panicked or hung it
+		else
+			left=$((left + 1))
+		fi
+	done
+	[ -e "$RES/baseline.verdict" ] && ! grep -q '^baseline ok$' "$RES/baseline.verdict" && break
+	[ "$left" -eq 0 ] && break
+	echo "mutants: $left left: booting again"
+done
+
+# ---- the table
+echo
+echo "mutants on $KV ($(git describe --always --dirty)), $(date -u +%F):"
+if ! grep -qs '^baseline ok$' "$RES/baseline.verdict"; then
+	echo "the unmutated module failed: $(cat "$RES/baseline.verdict" 2>/dev/null || echo 'no verdict')"
+	exit 1
+fi
+killed=0 total=0
+printf '%-24s %-20s %s\n' MUTANT VERDICT "TESTS NAMED"
+for n in "${names[@]}"; do
+	total=$((total + 1))
+	v=$(cat "$RES/$n.verdict" 2>/dev/null || echo "not run")
+	case $v in killed*) killed=$((killed + 1)) ;; esac
+	printf '%-24s %-20s %s\n' "$n" "$v" "$(sed -n 's/^Killed-by: //p' "tests/mutants/$n.patch")"
+done
+rate=$((killed * 100 / total))
+echo "killed $killed of $total: $rate%"
+[ "$rate" -ge "$KILL_MIN" ]
