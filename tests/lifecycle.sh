@@ -87,19 +87,6 @@ check_start_returned() {
 	check "$1" test "$rc" -eq "${2:-0}"
 }
 
-# check_here NAME CMD...: like check, but CMD runs in this shell (so the
-# variables it sets stay).
-check_here() {
-	local name=$1 rc=0
-	shift
-	"$@" >"$TMP/check.out" 2>&1 || rc=$?
-	if [ "$rc" -eq 0 ]; then
-		ktap_pass "$name"
-	else
-		ktap_fail "$name" "$(cat "$TMP/check.out"; echo "[exit $rc: $*]")"
-	fi
-}
-
 thread_empty() {	# the thread file after rem_device_all
 	local t want=$'Running: \nStopped: \nResult: OK: rem_device_all'
 	t=$(in_ns "$NS" pg_read "$THR")

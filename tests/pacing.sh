@@ -79,19 +79,6 @@ result_of() {
 	RES_T=${BASH_REMATCH[1]} RES_N=${BASH_REMATCH[2]}
 }
 
-# assert NAME CMD...: check without its subshell (a fork costs 0.1-1 s
-# under a loaded TCG host); CMD runs in this shell
-assert() {
-	local name=$1 rc=0
-	shift
-	"$@" >"$TMP/out" 2>&1 || rc=$?
-	if [ "$rc" -eq 0 ]; then
-		ktap_pass "$name"
-	else
-		ktap_fail "$name" "$(cat "$TMP/out"; echo "[exit $rc: $*]")"
-	fi
-}
-
 # kv KEY: KEY's value in RX_TEXT (pgrx's display script) into KVAL
 kv() {
 	local re="(^|"$'\n'")$1=([0-9]+)"
@@ -142,7 +129,7 @@ pace() {
 	re="  delay: ([0-9]+)  "
 	got=""
 	[[ $_PG_TEXT =~ $re ]] && got=${BASH_REMATCH[1]}
-	assert "$lab: Params delay $delay ns" test "$got" = "$delay"
+	check_here "$lab: Params delay $delay ns" test "$got" = "$delay"
 	if [ "$wire" = wire ]; then
 		rx_cmd "$RX" rx_reset >/dev/null && rx_cmd "$RX" "copies ${COPIES:-$burst}" >/dev/null
 	else
@@ -154,22 +141,22 @@ pace() {
 	wall=$(((t1 - t0) * 1000))
 	RES_T=0 RES_N=""
 	result_of "$ns" "$dev"
-	assert "$lab: $n sent" test "$RES_N" = "$n"
+	check_here "$lab: $n sent" test "$RES_N" = "$n"
 	# pktgen never sends before a slot: the minimum holds on any host
-	assert "$lab: run time >= ($calls - 1) x $delay ns (Result $RES_T us, wall $((wall / 1000)) us)" \
+	check_here "$lab: run time >= ($calls - 1) x $delay ns (Result $RES_T us, wall $((wall / 1000)) us)" \
 		test $((RES_T * 1000 + 999)) -ge "$min" -a "$wall" -ge "$min"
 	if [ "$wire" != wire ]; then
 		p1=$(ip netns exec "$ns" cat "/sys/class/net/$wire/statistics/tx_packets")
-		assert "$lab: $wire tx_packets grew by $n" test $((p1 - p0)) -eq "$n"
+		check_here "$lab: $wire tx_packets grew by $n" test $((p1 - p0)) -eq "$n"
 		# the mean over the run: at most 5% + 40 ms over the minimum
 		hi=$((min + min / 20 + 40000000))
-		assert "$lab: Result time <= minimum + 5% + 40 ms" \
+		check_here "$lab: Result time <= minimum + 5% + 40 ms" \
 			test $((RES_T * 1000)) -le "$hi"
 		return
 	fi
 	read_var "$RX" pgrx
 	RX_TEXT=$_PG_TEXT
-	assert "$lab: pgrx rx_packets $n, lost 0, duplicates 0, $((n - 1)) gaps" \
+	check_here "$lab: pgrx rx_packets $n, lost 0, duplicates 0, $((n - 1)) gaps" \
 		expect rx_packets "$n" lost 0 duplicates 0 gap_samples $((n - 1))
 	kv gap_avg_ns
 	avg=$KVAL
@@ -183,19 +170,19 @@ pace() {
 	exp=$((min / (n - 1)))
 	slack=$((exp / 20 + 40000000 / (n - 1)))
 	lo=$((exp - slack)) hi=$((exp + slack))
-	assert "$lab: mean gap ${avg:-?} ns within $exp ns +- 5% + 40 ms / $((n - 1)) ($calls calls x $delay ns)" \
+	check_here "$lab: mean gap ${avg:-?} ns within $exp ns +- 5% + 40 ms / $((n - 1)) ($calls calls x $delay ns)" \
 		between gap_avg_ns "$avg" "$lo" "$hi"
 	# the stamps are the send times: the latency is microseconds, tens of
 	# ms in a stall, never negative (a stamp of the wrong unit is off by
 	# up to a second)
 	kv latency_avg_ns
-	assert "$lab: latency avg ${KVAL:-?} ns < 50 ms, none negative" \
+	check_here "$lab: latency avg ${KVAL:-?} ns < 50 ms, none negative" \
 		eval 'between latency_avg_ns "$KVAL" 0 50000000 && expect latency_negative 0'
 	# the stddev only where the gaps must be bursty: a veth's backlog
 	# under TCG batches even evenly paced frames (stddev 0.8-1.9 x the
 	# mean at burst 1)
 	[ "$burst" -gt 1 ] &&
-		assert "$lab: bursty gaps (stddev ${sd:-?} > mean ${avg:-?} ns)" \
+		check_here "$lab: bursty gaps (stddev ${sd:-?} > mean ${avg:-?} ns)" \
 			test "${sd:-0}" -gt "${avg:-0}"
 	return 0
 }
@@ -210,7 +197,7 @@ pace "start_xmit ratep" "$TX" veth0 200 1 500000 wire "ratep 2000"
 # rate: the delay of min_pkt_size frames (100 B x 8 / 1 Mb/s = 800 us)
 pace "start_xmit rate, TXSIZE_RND 100-400 B" "$TX" veth0 150 1 800000 wire \
 	"min_pkt_size 100" "max_pkt_size 400" "flag TXSIZE_RND" "rate 1"
-assert "start_xmit rate, TXSIZE_RND: sizes vary (rx_bytes within 100-400 B each, not all 100)" \
+check_here "start_xmit rate, TXSIZE_RND: sizes vary (rx_bytes within 100-400 B each, not all 100)" \
 	eval 'kv rx_bytes && between rx_bytes "$KVAL" $((150 * 100 + 1)) $((150 * 400 - 1))'
 # start_xmit with burst > 1 and clone_skb > 0: the dummy d1
 pace "start_xmit burst 8, ratep 1000" "$TX" d1 400 8 1000000 d1 "flag SHARED" "ratep 1000"
