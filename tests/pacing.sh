@@ -53,15 +53,7 @@ setup() {
 	veth_create "$TX" veth0 "$RX" veth1 || return 1
 	dummy_create "$TX" d0 && dummy_create "$TX" d1 && dummy_create "$TX" d2 || return 1
 	RXMAC=$(mac_of "$RX" veth1)
-	tc -n "$TX" qdisc add dev d0 clsact &&
-		tc -n "$TX" filter add dev d0 egress protocol all u32 match u32 0 0 \
-			action mirred egress redirect dev veth0 || return 1
-	# netif_receive bursts: injected into d2, forwarded through veth0
-	ip -n "$TX" addr add 10.89.3.1/24 dev d2 &&
-		ip -n "$TX" addr add 10.89.1.1/24 dev veth0 &&
-		ip -n "$TX" neigh add "$DST" lladdr "$RXMAC" dev veth0 nud permanent || return 1
-	ip netns exec "$TX" sysctl -qw net.ipv4.ip_forward=1 net.ipv4.conf.all.rp_filter=0 \
-		net.ipv4.conf.d2.rp_filter=0 || return 1
+	wire_paths_create "$TX" d0 d2 veth0 10.89 "$DST" "$RXMAC" || return 1
 	D2MAC=$(mac_of "$TX" d2)
 	THR_TX=$(pg_first_thread "$TX") && THR_RX=$(pg_first_thread "$RX") || return 1
 	rx_cmd "$RX" "rx veth1" && rx_cmd "$RX" "display script"
@@ -80,23 +72,7 @@ result_of() {
 }
 
 # kv KEY: KEY's value in RX_TEXT (pgrx's display script) into KVAL
-kv() {
-	local re="(^|"$'\n'")$1=([0-9]+)"
-	KVAL=""
-	[[ $RX_TEXT =~ $re ]] && KVAL=${BASH_REMATCH[2]}
-}
-
-# expect KEY VALUE...: each KEY of RX_TEXT has exactly VALUE
-expect() {
-	local bad=0
-	while [ $# -ge 2 ]; do
-		kv "$1"
-		[ "$KVAL" = "$2" ] || { echo "$1=$KVAL, want $2"; bad=1; }
-		shift 2
-	done
-	[ "$bad" -eq 0 ] || printf '%s\n' "$RX_TEXT"
-	return "$bad"
-}
+kv() { kv_get "$RX_TEXT" "$1"; }
 
 # between WHAT VALUE LO HI
 between() {
@@ -157,7 +133,7 @@ pace() {
 	read_var "$RX" pgrx
 	RX_TEXT=$_PG_TEXT
 	check_here "$lab: pgrx rx_packets $n, lost 0, duplicates 0, $((n - 1)) gaps" \
-		expect rx_packets "$n" lost 0 duplicates 0 gap_samples $((n - 1))
+		rx_expect rx_packets "$n" lost 0 duplicates 0 gap_samples $((n - 1))
 	kv gap_avg_ns
 	avg=$KVAL
 	kv gap_stddev_ns
@@ -177,7 +153,7 @@ pace() {
 	# up to a second)
 	kv latency_avg_ns
 	check_here "$lab: latency avg ${KVAL:-?} ns < 50 ms, none negative" \
-		eval 'between latency_avg_ns "$KVAL" 0 50000000 && expect latency_negative 0'
+		eval 'between latency_avg_ns "$KVAL" 0 50000000 && rx_expect latency_negative 0'
 	# the stddev only where the gaps must be bursty: a veth's backlog
 	# under TCG batches even evenly paced frames (stddev 0.8-1.9 x the
 	# mean at burst 1)

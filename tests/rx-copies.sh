@@ -39,16 +39,9 @@ setup() {
 	veth_create "$TX" veth0 "$RX" veth1 || return 1
 	dummy_create "$TX" d0 && dummy_create "$TX" d1 || return 1
 	RXMAC=$(mac_of "$RX" veth1)
-	# clone_skb: every copy d0 sends is redirected to veth0 as it is
-	tc -n "$TX" qdisc add dev d0 clsact &&
-		tc -n "$TX" filter add dev d0 egress protocol all u32 match u32 0 0 \
-			action mirred egress redirect dev veth0 || return 1
-	# burst: d1 receives each copy and forwards it through veth0
-	ip -n "$TX" addr add 10.93.3.1/24 dev d1 &&
-		ip -n "$TX" addr add 10.93.1.1/24 dev veth0 &&
-		ip -n "$TX" neigh add 10.93.1.2 lladdr "$RXMAC" dev veth0 nud permanent || return 1
-	ip netns exec "$TX" sysctl -qw net.ipv4.ip_forward=1 net.ipv4.conf.all.rp_filter=0 \
-		net.ipv4.conf.d1.rp_filter=0 || return 1
+	# clone_skb copies d0 sends leave by veth0 as they are; burst: d1
+	# receives each copy and forwards it through veth0
+	wire_paths_create "$TX" d0 d1 veth0 10.93 10.93.1.2 "$RXMAC" || return 1
 	rx_cmd "$RX" "rx veth1" && rx_cmd "$RX" "display script"
 }
 

@@ -346,15 +346,24 @@ pg_result() {
 	printf '%s\n' "$_PG_TEXT"
 }
 
-# kv_expect TEXT KEY VALUE [KEY VALUE...]: in TEXT (key=value lines, as
-# pgrx, ipopt and pgstats print them) each KEY has exactly VALUE; on a
-# mismatch, say which and print TEXT.
+# kv_get TEXT KEY: KEY's value in TEXT (key=value lines, as pgrx, ipopt
+# and pgstats print them) into KVAL, empty if absent.  No fork: tests
+# that read many values a case stay quick on a loaded TCG host.
+kv_get() {
+	local re="(^|"$'\n'")$2=([^"$'\n'"]*)"
+	KVAL=""
+	[[ $1 =~ $re ]] && KVAL=${BASH_REMATCH[2]}
+	return 0
+}
+
+# kv_expect TEXT KEY VALUE [KEY VALUE...]: in TEXT each KEY has exactly
+# VALUE; on a mismatch, say which and print TEXT.
 kv_expect() {
-	local text=$1 got bad=0
+	local text=$1 bad=0 KVAL
 	shift
 	while [ $# -ge 2 ]; do
-		got=$(sed -n "s/^$1=//p" <<<"$text")
-		[ "$got" = "$2" ] || { echo "$1=$got, want $2"; bad=1; }
+		kv_get "$text" "$1"
+		[ "$KVAL" = "$2" ] || { echo "$1=$KVAL, want $2"; bad=1; }
 		shift 2
 	done
 	[ "$bad" -eq 0 ] || printf '%s\n' "$text"

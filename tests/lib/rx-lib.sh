@@ -53,6 +53,23 @@ tx_run() { pg_start_ns "$1"; }
 # mac_of NS DEV: DEV's MAC address.
 mac_of() { ip netns exec "$1" cat "/sys/class/net/$2/address"; }
 
+# wire_paths_create NS MIRRORED ROUTED VETH NET DST MAC: how tests see
+# on a wire what a dummy of NS sends or receives.  Every frame MIRRORED
+# sends leaves by VETH as it is (tc mirred: clone_skb copies, queue_xmit);
+# what is injected into ROUTED (netif_receive) is forwarded, from
+# NET.3.1/24 through VETH (NET.1.1/24), to DST at MAC.
+wire_paths_create() {
+	local ns=$1 mirrored=$2 routed=$3 veth=$4 net=$5
+	tc -n "$ns" qdisc add dev "$mirrored" clsact &&
+		tc -n "$ns" filter add dev "$mirrored" egress protocol all u32 match u32 0 0 \
+			action mirred egress redirect dev "$veth" || return 1
+	ip -n "$ns" addr add "$net.3.1/24" dev "$routed" &&
+		ip -n "$ns" addr add "$net.1.1/24" dev "$veth" &&
+		ip -n "$ns" neigh add "$6" lladdr "$7" dev "$veth" nud permanent || return 1
+	ip netns exec "$ns" sysctl -qw net.ipv4.ip_forward=1 net.ipv4.conf.all.rp_filter=0 \
+		"net.ipv4.conf.$routed.rp_filter=0"
+}
+
 # router_create SIP R0IP R1IP KIP NET: netns S, R, K (names in $S $R $K):
 # S's s0 -- r0 R r1 -- k0 K over veth, /24 addresses, R forwards NET (a
 # /24 behind K) via KIP.  Every neighbour is static (no ARP during the
