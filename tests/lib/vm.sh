@@ -27,6 +27,9 @@
 # the kernel's console (always in
 # $OUT/console-KV.log, and its end after a panic); VM_QEMU_OPTS adds QEMU
 # options and VM_CPUS sets the vCPUs (2) (bench/run.sh --icount).
+# Every check VM carries two wired pairs of real NICs (tests/nic-drivers.sh):
+# two virtio-net-pci on QEMU hub 2 and two e1000e on hub 1, no host
+# network; VM_NICS=0 leaves them out.
 set -u
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
@@ -100,10 +103,20 @@ kimage() {
 	echo "$img"
 }
 
+# The real NICs of a check VM: each pair on a QEMU hub of its own (a hub
+# forwards a frame to its other ports: the two NICs are wired to each
+# other).  A hubport has one queue: no multiqueue virtio this way.
+NIC_OPTS=""
+for n in 1 2; do
+	NIC_OPTS+=" -netdev hubport,id=pgv$n,hubid=2 -device virtio-net-pci,netdev=pgv$n"
+	NIC_OPTS+=" -netdev hubport,id=pge$n,hubid=1 -device e1000e,netdev=pge$n"
+done
+
 boot() {	# KV MODE [VAR=value...]: run guest.sh MODE in a VM (the VARs
 	# after genv's), console to $OUT/console-KV.log
-	local kv=$1 m=$2 cmd rc t0 append
+	local kv=$1 m=$2 cmd rc t0 append qopts=${VM_QEMU_OPTS:-}
 	shift 2
+	[ "$m" = check ] && [ "${VM_NICS:-1}" != 0 ] && qopts+=$NIC_OPTS
 	cmd="bash $(printf '%q ' "$REPO/tests/lib/guest.sh" "$m" "$kv" "$OUT" "${genv[@]}" "$@")"
 	# a cached kernel or one from its build tree: guest.sh makes its
 	# modules loadable
@@ -131,7 +144,7 @@ boot() {	# KV MODE [VAR=value...]: run guest.sh MODE in a VM (the VARs
 	[ -n "${VM_VERBOSE:-}" ] || append+=" loglevel=4"
 	timeout -k 30 "${VM_TIMEOUT:-2700}" "$VNG" --run "$(kimage "$kv")" \
 		--disable-kvm --cpus "${VM_CPUS:-2}" --memory 2G --append "$append" \
-		--verbose ${VM_QEMU_OPTS:+--qemu-opts "$VM_QEMU_OPTS"} \
+		--verbose ${qopts:+--qemu-opts "$qopts"} \
 		--rwdir "$OUT" --cwd "$REPO" -- "$cmd" </dev/null 2>&1 |
 		tee "$OUT/console-$kv.log" | kernel_lines_filter
 	rc=${PIPESTATUS[0]}
