@@ -59,6 +59,8 @@ nic_of_pci() {
 	return 1
 }
 
+udev_settle() { udevadm settle --timeout=60 2>/dev/null || sleep 2; }
+
 ns_cat() { ip netns exec "$1" cat "$2"; }
 stat_of() { ns_cat "$1" "/sys/class/net/$2/statistics/$3"; }
 carrier_up() { [ "$(ns_cat "$1" "/sys/class/net/$2/carrier" 2>/dev/null)" = 1 ]; }
@@ -261,8 +263,7 @@ unbind() {
 	echo "$pci" >"$sys/bind"
 	check "$lab: rebound, a new interface on $pci" \
 		wait_until 15 nic_of_pci "$pci"
-	# udev renames a new ethN (enp0sN here): let it, before the move
-	wait_until 5 eval '[[ $(nic_of_pci "$pci") != eth* ]]'
+	udev_settle	# the new ethN renamed (enp0sN) before the move
 	dev=$(nic_of_pci "$pci") || return 0
 	DA=$dev
 	check "$lab: $DA into netns A, up, carrier" nic_into "$NSA" "$DA"
@@ -274,6 +275,9 @@ unbind() {
 # pair DRIVER PCIDRIVER: every subtest on the NICs of DRIVER
 pair() {
 	local drv=$1 nics NSA NSB DA DB MACA MACB PCIA THR
+	# udev renames the NICs (ethN -> enp0sN) at boot, late on a busy host:
+	# a name read before it is done is gone a moment later
+	udev_settle
 	mapfile -t nics < <(nics_of "$drv")
 	if [ ${#nics[@]} -lt 2 ]; then
 		ktap_skip "$drv: a wired pair of NICs" "${#nics[@]} $drv interfaces (VM_NICS=0?)"
