@@ -40,8 +40,8 @@ nics_of() {
 # pci_of DEV: the PCI address of DEV (virtio: the parent of its device)
 pci_of() {
 	local p
-	p=$(readlink -f "/sys/class/net/$1/device")
-	while [ "$p" != / ]; do
+	p=$(readlink -f "/sys/class/net/$1/device") || return 1
+	while [ "${p:-/}" != / ]; do
 		[[ ${p##*/} =~ ^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$ ]] &&
 			{ echo "${p##*/}"; return 0; }
 		p=${p%/*}
