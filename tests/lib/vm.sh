@@ -27,9 +27,9 @@
 # the kernel's console (always in
 # $OUT/console-KV.log, and its end after a panic); VM_QEMU_OPTS adds QEMU
 # options and VM_CPUS sets the vCPUs (2) (bench/run.sh --icount).
-# Every check VM carries two wired pairs of real NICs (tests/nic-drivers.sh):
-# two virtio-net-pci on QEMU hub 2 and two e1000e on hub 1, no host
-# network; VM_NICS=0 leaves them out.
+# Every check and mutants VM carries two wired pairs of real NICs
+# (tests/nic-drivers.sh): two virtio-net-pci on QEMU hub 2 and two e1000e
+# on hub 1, no host network; VM_NICS=0 leaves them out.
 set -u
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
@@ -89,7 +89,7 @@ genv=("$helper")
 for v in TESTS TEST_TIMEOUT PKTGEN_MODULE STRESS FUZZ_WRITES FUZZ_PROCS FUZZ_SEED \
 	 FUZZ_SECONDS FUZZ_ACTIONS STATE_SEED STATE_SECONDS STATE_ACTIONS \
 	 STATE_REPLAY RACE_SECONDS KCSAN_SKIP_WATCH KCSAN_UDELAY FAULT_SECONDS HOOK_SECONDS \
-	 FUZZ_RX_SEED FUZZ_RX_FRAMES; do
+	 FUZZ_RX_SEED FUZZ_RX_FRAMES NIC_PAIRS NIC_STOCK; do
 	[ -n "${!v:-}" ] && genv+=("$v=${!v}")
 done
 
@@ -116,7 +116,7 @@ boot() {	# KV MODE [VAR=value...]: run guest.sh MODE in a VM (the VARs
 	# after genv's), console to $OUT/console-KV.log
 	local kv=$1 m=$2 cmd rc t0 append qopts=${VM_QEMU_OPTS:-}
 	shift 2
-	[ "$m" = check ] && [ "${VM_NICS:-1}" != 0 ] && qopts+=$NIC_OPTS
+	[ "$m" != run ] && [ "${VM_NICS:-1}" != 0 ] && qopts+=$NIC_OPTS
 	cmd="bash $(printf '%q ' "$REPO/tests/lib/guest.sh" "$m" "$kv" "$OUT" "${genv[@]}" "$@")"
 	# a cached kernel or one from its build tree: guest.sh makes its
 	# modules loadable
