@@ -74,6 +74,7 @@ ns_cat() { ip netns exec "$1" cat "$2"; }
 # /proc/net/dev read by lib.sh's helper in NS (no fork: an ip netns exec
 # cat costs ~0.5 s under TCG, and a run reads a dozen counters)
 nic_stat() {
+	# shellcheck disable=SC2034 # PG_PROC: read by lib.sh's _pg_read_var
 	local _PG_TEXT _PG_NS=$1 PG_PROC=/proc/net re
 	re=$'(^|\n) *'"$2"$': *([0-9]+) +([0-9]+)( +[0-9]+){6} +([0-9]+) +([0-9]+)'
 	STAT=""
@@ -111,6 +112,7 @@ pg_adddev() {
 # thousands of frames, which would overflow its ring and take minutes
 # to read back under TCG)
 PORT=2000 BGPORT=3000 RUNS=()
+# shellcheck disable=SC2034 # read by lib.sh's cap_start
 CAP_EXTRA="not udp dst portrange 3000-3999"
 
 # result_is N SLACK: start's exit 0 (in START_RC), Result OK with N to
