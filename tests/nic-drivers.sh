@@ -133,10 +133,11 @@ result_is() {
 # grew_by NS DEV STAT FROM N: STAT of DEV reaches FROM + N (polled: a
 # driver may count at completion or on its next interrupt) and stays there
 grew_by() {
-	local want=$(($4 + $5))
-	wait_until 5 eval 'nic_stat "$1" "$2" "$3" && [ "$STAT" -ge "$want" ]'
+	# named: eval runs in wait_until, where "$1".. are wait_until's own
+	local ns=$1 dev=$2 counter=$3 want=$(($4 + $5))
+	wait_until 5 eval 'nic_stat "$ns" "$dev" "$counter" && [ "$STAT" -ge "$want" ]'
 	sleep 0.2
-	nic_stat "$1" "$2" "$3" && [ "$STAT" -eq "$want" ] && return 0
+	nic_stat "$ns" "$dev" "$counter" && [ "$STAT" -eq "$want" ] && return 0
 	echo "$2 $3: $4 -> ${STAT:-?}, want +$5"
 	return 1
 }
@@ -163,7 +164,9 @@ send() {
 	nic_stat "$NSB" "$DB" rx_packets
 	rx0=$STAT
 	START_RC=0
+	local t0=${EPOCHREALTIME/./} t1 t2
 	pg_start_ns "$NSA" 60 || START_RC=$?
+	t1=${EPOCHREALTIME/./}
 	# fork-free reads and checks (check_here): a fork costs 0.1-1 s here
 	_PG_NS=$NSA _pg_read_var "$DA"
 	DEVTEXT=$_PG_TEXT SENT=""
@@ -178,6 +181,8 @@ send() {
 	fi
 	check_here "$lab: $DA tx_packets +$n" grew_by "$NSA" "$DA" tx_packets "$tx0" "$n"
 	check_here "$lab: $DB rx_packets +$n" grew_by "$NSB" "$DB" rx_packets "$rx0" "$n"
+	t2=${EPOCHREALTIME/./}
+	echo "# $lab: run $(((t1 - t0) / 1000)) ms, counters $(((t2 - t1) / 1000)) ms"
 	if [ "$SIDE" = ours ]; then
 		local lost=(lost 0) k diag=""
 		[ "$clone" -gt 0 ] && lost=()	# a clone repeats its seq
