@@ -129,10 +129,13 @@ check-rxstat:
 # Set up a fresh Debian machine (apt, a venv for virtme-ng), build, run the
 # host-side tests (tests/host: DKMS, a fresh Debian root) and boot each
 # kernel in a VM for tests/*.sh.
+# Kernels: the host release's and the newest Debian builds (fetched into
+# the cache by setup.sh check; CHECK_NEWEST=none leaves it out), the
+# oldest and the newest with the full suite, the others the fast subset.
 # KERNELS="KV..." names the kernels (installed, or in the cache of
 # tests/lib/kernels.sh; KV:fast for the fast differential subset only).
 check:
-	tests/lib/setup.sh
+	tests/lib/setup.sh check
 	tests/lib/build-all.sh
 	tests/lib/check.sh $(KERNELS)
 

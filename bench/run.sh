@@ -56,9 +56,11 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
-kernels() {	# the suite's kernels (headers + an image) matching $kernel
+kernels() {	# the suite's and the cached kernels (headers + an image)
+	# matching $kernel
 	local kv
-	for kv in $("$REPO/tests/lib/kernels.sh" suite); do
+	for kv in $({ "$REPO/tests/lib/kernels.sh" suite
+		      "$REPO/tests/lib/kernels.sh" list; } | sort -uV); do
 		case $kernel in
 		all|"$kv") echo "$kv" ;;
 		*) [[ $kv == "$kernel".* ]] && echo "$kv" ;;

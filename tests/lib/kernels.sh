@@ -7,12 +7,19 @@
 #	tests/lib/kernels.sh fetch [KREL...]	download and prepare (as root)
 #	tests/lib/kernels.sh list		the prepared ones, one a line
 #	tests/lib/kernels.sh set		the default set ($KERNEL_SET)
-#	tests/lib/kernels.sh suite		the kernels make check and make run
-#					test by default: the host's (headers
-#					in /lib/modules/KREL/build, image in
+#	tests/lib/kernels.sh suite		the kernels make run tests by
+#					default: the host's (headers in
+#					/lib/modules/KREL/build, image in
 #					/boot) and those tests/lib/setup.sh
 #					fetched for the host's release
 #					(KREL/suite marks them)
+#	tests/lib/kernels.sh newest		fetch the newest kernel Debian
+#					builds (trixie-backports'), or
+#					$CHECK_NEWEST if it names one, and
+#					mark it KREL/check (the only mark)
+#	tests/lib/kernels.sh check		the kernels make check tests by
+#					default: suite's and the one marked
+#					check
 #
 # For each KREL (e.g. 7.3.4+deb13-amd64), in $PKTGEN_CACHE/kernels
 # (default ~/.cache/pktgen/kernels):
@@ -43,6 +50,9 @@ KERNEL_SET=${KERNEL_SET:-6.12.117+deb12-rt-amd64 7.2.12+deb13-amd64 7.3.4+deb13-
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
 SECURITY=${SECURITY_MIRROR:-http://deb.debian.org/debian-security}
 LOG=${KERNELS_LOG:-/tmp/pktgen-kernels.log}
+# make check's newest kernel: "newest" (resolved from the archive's lists
+# each day: backports move on and drop the old headers), a KREL, or none
+CHECK_NEWEST=${CHECK_NEWEST:-newest}
 # downloaded packages, kept; `image` leaves them where apt keeps its own
 DEBS=$CACHE/apt/debs
 
@@ -226,11 +236,39 @@ prepare_headers() {	# KREL: its headers installed into root-REL by apt
 	echo "$rel" >"$CACHE/$k/root"
 }
 
+# the newest generic amd64 kernel built for trixie whose headers the
+# archive has (trixie-backports', or trixie's own)
+newest_krel() {
+	# shellcheck disable=SC2046
+	apt-cache $(apt_opts) pkgnames linux-headers- 2>/dev/null |
+		sed -n 's/^linux-headers-\([0-9][0-9.]*+deb13-amd64\)$/\1/p' |
+		sort -V | tail -n 1
+}
+
 ready() {	# KREL: image, modules and headers all there
 	local d=$CACHE/$1 rel
 	[ -s "$d/vmlinuz" ] && [ -s "$d/lib/modules/$1/modules.builtin" ] &&
 		[ -s "$d/lib/modules/$1/modules.dep" ] && [ -s "$d/root" ] && rel=$(cat "$d/root") &&
 		has_headers "$CACHE/root-$rel" "$1"
+}
+
+fetch_one() {	# KREL
+	local k=${1%:fast} rel t0
+	if [ -e "/boot/vmlinuz-$k" ] && [ -d "/lib/modules/$k/build" ]; then
+		echo "kernels: $k: installed on the host"
+		return 0
+	fi
+	rel=$(suite_of "$k") || die "$k: which Debian release built it?"
+	prepare_root "$rel"
+	if ready "$k"; then
+		echo "kernels: $k: ready"
+		return 0
+	fi
+	t0=$SECONDS
+	mkdir -p "$CACHE/$k"
+	prepare_image "$k"
+	prepare_headers "$k"
+	echo "kernels: $k: ready ($((SECONDS - t0))s)"
 }
 
 case ${1:-} in
@@ -246,23 +284,23 @@ fetch)
 		apt_lists
 	fi
 	for k in "$@"; do
-		k=${k%:fast}
-		if [ -e "/boot/vmlinuz-$k" ] && [ -d "/lib/modules/$k/build" ]; then
-			echo "kernels: $k: installed on the host"
-			continue
-		fi
-		rel=$(suite_of "$k") || die "$k: which Debian release built it?"
-		prepare_root "$rel"
-		if ready "$k"; then
-			echo "kernels: $k: ready"
-			continue
-		fi
-		t0=$SECONDS
-		mkdir -p "$CACHE/$k"
-		prepare_image "$k"
-		prepare_headers "$k"
-		echo "kernels: $k: ready ($((SECONDS - t0))s)"
+		fetch_one "$k"
 	done
+	;;
+newest)
+	[ "$CHECK_NEWEST" = none ] && exit 0
+	[ "$(id -u)" -eq 0 ] || die "fetch needs root (debootstrap, chroot, mount)"
+	apt_lists
+	k=$CHECK_NEWEST
+	[ "$k" = newest ] && k=$(newest_krel)
+	[ -n "$k" ] || die "no linux-headers-*+deb13-amd64 in the archive's lists (log: $LOG)"
+	fetch_one "$k"
+	# one mark: a newer kernel takes it from the one before
+	for m in "$CACHE"/*/check; do
+		[ -e "$m" ] && [ "$m" != "$CACHE/$k/check" ] && rm -f "$m"
+	done
+	touch "$CACHE/$k/check"
+	echo "kernels: newest: $k"
 	;;
 suite)
 	{
@@ -272,6 +310,16 @@ suite)
 			[ -e "/boot/vmlinuz-$k" ] && echo "$k"
 		done
 		for m in "$CACHE"/*/suite; do
+			[ -e "$m" ] || continue
+			k=$(basename "$(dirname "$m")")
+			ready "$k" && echo "$k"
+		done
+	} | sort -uV
+	;;
+check)
+	{
+		"$0" suite
+		for m in "$CACHE"/*/check; do
 			[ -e "$m" ] || continue
 			k=$(basename "$(dirname "$m")")
 			ready "$k" && echo "$k"
@@ -290,7 +338,7 @@ set)
 	printf '%s\n' $KERNEL_SET
 	;;
 *)
-	echo "usage: $0 fetch [KREL...] | list | set | suite" >&2
+	echo "usage: $0 fetch [KREL...] | newest | check | list | set | suite" >&2
 	exit 2
 	;;
 esac

@@ -19,6 +19,10 @@
 #   ~/.cache/pktgen), with pip inside that venv only (no system-wide pip).
 #   An existing vng on PATH at that version is used as it is.
 #   $PKTGEN_CACHE/bin/vng links to the vng chosen (tests/lib/vm.sh's).
+# - `setup.sh check` (make check): also the newest kernel Debian builds
+#   (trixie-backports'), fetched into the cache like the others
+#   (tests/lib/kernels.sh newest; CHECK_NEWEST=KREL names another, none
+#   leaves it out).
 set -u
 
 VNG_VERSION=1.42
@@ -177,6 +181,16 @@ fi
 mkdir -p "$CACHE/bin"
 [ "$(readlink "$CACHE/bin/vng")" = "$VNG" ] || ln -sfn "$VNG" "$CACHE/bin/vng"
 
-kernels=$(PKTGEN_CACHE=$CACHE "$(dirname "$0")/kernels.sh" suite | tr '\n' ' ')
+list=suite
+if [ "${1:-}" = check ] && [ "${CHECK_NEWEST:-newest}" != none ]; then
+	list=check
+	t0=$SECONDS
+	KERNELS_LOG=$LOG PKTGEN_CACHE=$CACHE "$(dirname "$0")/kernels.sh" newest \
+		>>"$LOG" 2>&1 || fail "the newest kernel: tests/lib/kernels.sh newest failed"
+	k=$(sed -n 's/^kernels: newest: //p' "$LOG" | tail -n 1)
+	echo "setup: the newest kernel for make check: $k, in $CACHE/kernels/$k" \
+		"(headers in a debootstrapped trixie root; $((SECONDS - t0))s)"
+fi
+kernels=$(PKTGEN_CACHE=$CACHE "$(dirname "$0")/kernels.sh" $list | tr '\n' ' ')
 [ -n "$kernels" ] || fail "no kernel with headers in /lib/modules/*/build and an image"
 echo "setup: ok: vng $(vng_ver "$VNG") at $VNG, kernels: ${kernels% }"
