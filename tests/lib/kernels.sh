@@ -252,6 +252,15 @@ ready() {	# KREL: image, modules and headers all there
 		has_headers "$CACHE/root-$rel" "$1"
 }
 
+marked() {	# MARK: the ready kernels of the cache marked KREL/MARK
+	local m
+	for m in "$CACHE"/*/"$1"; do
+		[ -e "$m" ] || continue
+		m=$(basename "$(dirname "$m")")
+		ready "$m" && echo "$m"
+	done
+}
+
 fetch_one() {	# KREL
 	local k=${1%:fast} rel t0
 	if [ -e "/boot/vmlinuz-$k" ] && [ -d "/lib/modules/$k/build" ]; then
@@ -309,21 +318,13 @@ suite)
 			k=$(basename "$(dirname "$b")")
 			[ -e "/boot/vmlinuz-$k" ] && echo "$k"
 		done
-		for m in "$CACHE"/*/suite; do
-			[ -e "$m" ] || continue
-			k=$(basename "$(dirname "$m")")
-			ready "$k" && echo "$k"
-		done
+		marked suite
 	} | sort -uV
 	;;
 check)
 	{
 		"$0" suite
-		for m in "$CACHE"/*/check; do
-			[ -e "$m" ] || continue
-			k=$(basename "$(dirname "$m")")
-			ready "$k" && echo "$k"
-		done
+		marked check
 	} | sort -uV
 	;;
 list)
