@@ -16,8 +16,9 @@
 # the first arrival to the last, (calls - 1) x delay from the pacing's
 # absolute schedule.  Bounds for a busy TCG host: the run time is never
 # below the minimum (pktgen waits until each slot, it never sends
-# early); the mean gap within 5% and 40 ms over the span (one late first
-# or last frame: a vCPU stall of tens of ms is common under load).
+# early); the mean of the gaps but the longest (a vCPU stall at the end:
+# tens of ms are common under load, 145 ms seen) within 5% and 40 ms
+# (one late first frame) over the span.
 #
 # veth has no IFF_TX_SKB_SHARING, so start_xmit with burst > 1 or
 # clone_skb > 0 is sent on a dummy (d1), which no tap sees (start_xmit
@@ -89,7 +90,7 @@ between() {
 # sent on: its tx_packets and the Result's time over the minimum.
 pace() {
 	local lab=$1 ns=$2 dev=$3 n=$4 burst=$5 delay=$6 wire=$7 calls min t0 t1 wall
-	local p0="" p1 got avg sd lo hi exp slack re thr
+	local p0="" p1 got avg mx trim sd lo hi exp slack re thr
 	shift 7
 	calls=$(((n + burst - 1) / burst))
 	min=$(((calls - 1) * delay))
@@ -136,18 +137,27 @@ pace() {
 		rx_expect rx_packets "$n" lost 0 duplicates 0 gap_samples $((n - 1))
 	kv gap_avg_ns
 	avg=$KVAL
+	kv gap_max_ns
+	mx=$KVAL
 	kv gap_stddev_ns
 	sd=$KVAL
-	# the span over n - 1 gaps; 5%, and 40 ms of a late first or last
-	# frame spread over the gaps (on 6.1 at load 6 the first clone_skb
-	# frame through d0's redirect came 34 ms late: a mean 34% low).  The
-	# run time's minimum above is exact; this bound only has to catch a
-	# mean many times off
-	exp=$((min / (n - 1)))
-	slack=$((exp / 20 + 40000000 / (n - 1)))
+	# The mean of the gaps but the longest.  The schedule is absolute (a
+	# late frame's followers catch up), so a stall mid-run does not move
+	# the span; one at the end makes the last gap long (145 ms at load
+	# 11: a mean 73% high).  Dropping the longest gap drops such a stall;
+	# in a sound run the longest is one delay (between two calls), so the
+	# others add up to (calls - 2) x delay.  5%, and 40 ms of a late
+	# first frame (on 6.1 at load 6 the first clone_skb frame through
+	# d0's redirect came 34 ms late: a mean 34% low) spread over the
+	# gaps.  The run time's minimum above is exact; this bound only has to
+	# catch a mean many times off
+	trim=""
+	[ -n "$avg" ] && [ -n "$mx" ] && trim=$(((avg * (n - 1) - mx) / (n - 2)))
+	exp=$(((min - delay) / (n - 2)))
+	slack=$((exp / 20 + 40000000 / (n - 2)))
 	lo=$((exp - slack)) hi=$((exp + slack))
-	check_here "$lab: mean gap ${avg:-?} ns within $exp ns +- 5% + 40 ms / $((n - 1)) ($calls calls x $delay ns)" \
-		between gap_avg_ns "$avg" "$lo" "$hi"
+	check_here "$lab: mean gap but the longest ${trim:-?} ns within $exp ns +- 5% + 40 ms / $((n - 2)) (mean ${avg:-?}, longest ${mx:-?}; $calls calls x $delay ns)" \
+		between "gap mean but the longest" "$trim" "$lo" "$hi"
 	# the stamps are the send times: the latency is microseconds, tens of
 	# ms in a stall, never negative (a stamp of the wrong unit is off by
 	# up to a second)
