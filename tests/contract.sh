@@ -14,17 +14,19 @@
 # Rows of commands that have not landed yet (the write answers `No such
 # parameter "<name>"` or `Flag -:<name>:- unknown`) are skipped with that
 # reason, as are rows that need such a command.  Stock pktgen has another
-# parser (pre-v6.15 on our kernels): the test skips wholesale there;
-# params-diff.sh compares the well-formed commands with stock.
+# parser: the test skips wholesale there (params-diff.sh compares the
+# well-formed commands with stock), unless CONTRACT_STOCK=1, which runs
+# the table against the stock module to list where it differs
+# (Documentation/pktgen.rst: 269 of 601 rows on 7.3.4's v6.15+ parser).
 #
 #   netns $NS:  dum0 (dummy)   va <-> vb (veth)   lo
 #               kpktgend_<first cpu> <- dum0, va, lo (+ dum0@N added here)
 . "$(dirname "$0")/lib/lib.sh"
 
 ktap_header
-if ! pg_is_ours; then
+if ! pg_is_ours && [ "${CONTRACT_STOCK:-0}" != 1 ]; then
 	ktap_plan 1
-	ktap_skip "write contract of our module" "stock pktgen has the pre-v6.15 parser"
+	ktap_skip "write contract of our module" "stock pktgen has another parser (CONTRACT_STOCK=1 lists the differences)"
 	ktap_finish
 fi
 
