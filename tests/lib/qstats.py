@@ -4,7 +4,8 @@
 per TX queue (in the caller's network namespace).
 
 	qstats.py DEV
-	qstats.py -s	a server: a DEV a line on stdin, its lines and "." on stdout
+	qstats.py -s	a server: "ID DEV" a line on stdin, DEV's lines and
+			". ID" on stdout
 
 The netdev netlink family's qstats (NETDEV_CMD_QSTATS_GET, scope queue:
 6.9 and later; virtio_net reports its per-queue packets there and no
@@ -113,8 +114,9 @@ def main():
         out = lines(sys.argv[1])
         print("\n".join(out))
         return 0 if out else 1
-    for dev in sys.stdin:
-        print("\n".join(lines(dev.strip()) + ["."]), flush=True)
+    for req in sys.stdin:
+        tag, dev = req.split()
+        print("\n".join(lines(dev) + [". " + tag]), flush=True)
     return 0
 
 
