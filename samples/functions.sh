@@ -146,7 +146,20 @@ get_iface_node() {	# DEV: its NUMA node (0 when unknown)
 }
 
 get_iface_irqs() {	# DEV: the IRQ numbers serving DEV
-	local dev=$1 irqs line
+	local dev=$1 irqs line vdev
+	# virtio_net: one vector per queue and direction, named after the
+	# virtio device (virtioN-input.Q, virtioN-output.Q): the TX ones, in
+	# queue order
+	vdev=$(readlink -f "/sys/class/net/$dev/device" 2>/dev/null) || vdev=""
+	vdev=${vdev##*/}
+	if [[ $vdev == virtio[0-9]* ]]; then
+		irqs=$(awk -v d="$vdev" '$NF ~ "^"d"-output\\.[0-9]+$" {
+			q = $NF; sub(/.*\./, "", q); sub(/:/, "", $1); print q, $1 }' \
+			/proc/interrupts | sort -n | cut -d' ' -f2)
+		[ -n "$irqs" ] || err 3 "could not find the IRQs of $dev ($vdev)"
+		echo $irqs
+		return 0
+	fi
 	irqs=$(awk -F: -v d="$dev" '$0 ~ d"-.*TxRx" { gsub(/ /, "", $1); print $1 }' \
 		/proc/interrupts)
 	[ -z "$irqs" ] && irqs=$(awk -F: -v d="$dev" '$0 ~ d"$" { gsub(/ /, "", $1); print $1 }' \

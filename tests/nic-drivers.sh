@@ -3,8 +3,10 @@
 #
 # pktgen on real NIC drivers: the two virtio-net NICs and the two e1000e
 # of a check VM (tests/lib/vm.sh wires each pair on a QEMU hub of its
-# own).  The NICs are found by driver (/sys/class/net/*/device/driver),
-# never by name; a pair that is absent is skipped.
+# own).  The NICs are found by the MAC vm.sh gives them (52:54:00:00:01:0N
+# virtio, 52:54:00:00:02:0N e1000e; the multiqueue virtio pair of
+# tests/nic-mq.sh is 52:54:00:00:03:0N) and their driver, never by name;
+# a pair that is absent is skipped.
 #
 #   netns A (NSA)                           netns B (NSB)
 #   +----------------------------+  QEMU   +------------------------------+
@@ -35,13 +37,15 @@ NIC_PAIRS=${NIC_PAIRS:-virtio_net e1000e} NIC_STOCK=${NIC_STOCK-virtio_net}
 
 TMP=$(lib_tmpdir)
 
-# nics_of DRIVER: the interfaces of this netns bound to DRIVER, by name
+# nics_of DRIVER MACPREFIX: the interfaces of this netns bound to DRIVER
+# whose MAC starts with MACPREFIX, by MAC
 nics_of() {
-	local d drv
+	local d drv mac
 	for d in /sys/class/net/*; do
 		drv=$(readlink "$d/device/driver" 2>/dev/null) || continue
-		[ "${drv##*/}" = "$1" ] && echo "${d##*/}"
-	done | sort -V
+		[ "${drv##*/}" = "$1" ] || continue
+		read -r mac <"$d/address" && [[ $mac == "$2"* ]] && echo "$mac ${d##*/}"
+	done | sort | cut -d' ' -f2
 }
 
 # pci_of DEV: the PCI address of DEV (virtio: the parent of its device)
@@ -351,15 +355,17 @@ took() {
 	T0=$SECONDS
 }
 
-# pair DRIVER PCIDRIVER: every subtest on the NICs of DRIVER
+# pair DRIVER PCIDRIVER MACPREFIX: every subtest on the NICs of DRIVER
+# whose MACs start with MACPREFIX
 pair() {
 	local drv=$1 nics NSA NSB DA DB MACA MACB PCIA THR T0=$SECONDS
 	# udev renames the NICs (ethN -> enp0sN) at boot, late on a busy host:
 	# a name read before it is done is gone a moment later
 	udev_settle
-	mapfile -t nics < <(nics_of "$drv")
+	mapfile -t nics < <(nics_of "$drv" "$3")
 	if [ ${#nics[@]} -lt 2 ]; then
-		ktap_skip "$drv: a wired pair of NICs" "${#nics[@]} $drv interfaces (VM_NICS=0?)"
+		ktap_skip "$drv: a wired pair of NICs" \
+			"${#nics[@]} $drv interfaces with MAC $3* (VM_NICS=0?)"
 		return
 	fi
 	DA=${nics[0]} DB=${nics[1]}
@@ -406,6 +412,6 @@ pair() {
 ktap_header
 modprobe -q virtio_net
 modprobe -q e1000e
-[[ " $NIC_PAIRS " = *" virtio_net "* ]] && pair virtio_net virtio-pci
-[[ " $NIC_PAIRS " = *" e1000e "* ]] && pair e1000e e1000e
+[[ " $NIC_PAIRS " = *" virtio_net "* ]] && pair virtio_net virtio-pci 52:54:00:00:01:
+[[ " $NIC_PAIRS " = *" e1000e "* ]] && pair e1000e e1000e 52:54:00:00:02:
 ktap_finish

@@ -28,9 +28,11 @@
 # the kernel's console (always in
 # $OUT/console-KV.log, and its end after a panic); VM_QEMU_OPTS adds QEMU
 # options and VM_CPUS sets the vCPUs (2) (bench/run.sh --icount).
-# Every check and mutants VM carries two wired pairs of real NICs
-# (tests/nic-drivers.sh): two virtio-net-pci on QEMU hub 2 and two e1000e
-# on hub 1, no host network; VM_NICS=0 leaves them out.
+# Every check and mutants VM carries three wired pairs of real NICs
+# (tests/nic-drivers.sh, tests/nic-mq.sh): two virtio-net-pci on QEMU hub
+# 2, two e1000e on hub 1, and two multiqueue virtio-net-pci on taps of a
+# bridge in a network namespace of QEMU's own; no host network; VM_NICS=0
+# leaves them all out.
 set -u
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
@@ -104,14 +106,64 @@ kimage() {
 	echo "$img"
 }
 
-# The real NICs of a check VM: each pair on a QEMU hub of its own (a hub
-# forwards a frame to its other ports: the two NICs are wired to each
-# other).  A hubport has one queue: no multiqueue virtio this way.
+# The real NICs of a check VM, each with a fixed MAC the tests find it by
+# (tests/nic-drivers.sh, tests/nic-mq.sh): 52:54:00:00:P:N, P the pair
+# (01 virtio hub, 02 e1000e hub, 03 virtio multiqueue), N 01 or 02.
+# The hub pairs: each on a QEMU hub of its own (a hub forwards a frame to
+# its other ports: the two NICs are wired to each other).  A hubport has
+# one queue: no multiqueue virtio this way.
 NIC_OPTS=""
 for n in 1 2; do
-	NIC_OPTS+=" -netdev hubport,id=pgv$n,hubid=2 -device virtio-net-pci,netdev=pgv$n"
-	NIC_OPTS+=" -netdev hubport,id=pge$n,hubid=1 -device e1000e,netdev=pge$n"
+	NIC_OPTS+=" -netdev hubport,id=pgv$n,hubid=2"
+	NIC_OPTS+=" -device virtio-net-pci,netdev=pgv$n,mac=52:54:00:00:01:0$n"
+	NIC_OPTS+=" -netdev hubport,id=pge$n,hubid=1"
+	NIC_OPTS+=" -device e1000e,netdev=pge$n,mac=52:54:00:00:02:0$n"
 done
+# The multiqueue pair: two virtio-net-pci with mq=on, MQ_QUEUES queue
+# pairs each (vectors: one per queue and direction, config, control), on
+# two multi_queue taps of a bridge in a network namespace of the VM's own
+# (QEMU runs in it: nothing of this touches the host's network, and it
+# goes away with QEMU).  The bridge floods every frame (ageing 0: no
+# learning), no STP, no forward delay.  Where the wiring fails (no tun,
+# no bridge), the VM boots without this pair: nic-mq.sh skips.
+MQ_QUEUES=4
+MQ_OPTS=""
+for n in 1 2; do
+	MQ_OPTS+=" -netdev tap,id=pgq$n,ifname=pgmq$n,script=no,downscript=no,queues=$MQ_QUEUES"
+	MQ_OPTS+=" -device virtio-net-pci,netdev=pgq$n,mq=on,vectors=$((2 * MQ_QUEUES + 2))"
+	MQ_OPTS+=",mac=52:54:00:00:03:0$n"
+done
+# mq_wire: the bridge and its two taps, in the current network namespace;
+# IPv6 off there first (else the bridge's router solicitations and MLD
+# reports reach the NICs: a test counts every frame they receive)
+mq_wire() {
+	{ ! [ -d /proc/sys/net/ipv6 ] ||
+		sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1; } &&
+		ip link set lo up &&
+		ip link add pgbr type bridge stp_state 0 forward_delay 0 ageing_time 0 \
+			mcast_snooping 0 &&
+		for n in 1 2; do
+			ip tuntap add dev "pgmq$n" mode tap multi_queue &&
+				ip link set "pgmq$n" master pgbr up || return 1
+		done &&
+		ip link set pgbr up
+}
+# mq_probe: can this host wire the multiqueue pair (in a throwaway netns)?
+mq_probe() {
+	command -v unshare >/dev/null &&
+		unshare -n -- bash -c "$(declare -f mq_wire); mq_wire" >"$OUT/mq-wire.log" 2>&1
+}
+MQ_NETNS=()
+if [ "$mode" != run ] && [ "${VM_NICS:-1}" != 0 ]; then
+	if mq_probe; then
+		NIC_OPTS+=$MQ_OPTS
+		# QEMU in a netns of its own, wired there first
+		MQ_NETNS=(unshare -n -- bash -c "$(declare -f mq_wire)"'; mq_wire && exec "$@"' mq_wire)
+	else
+		echo "vm.sh: no multiqueue virtio pair (wiring its taps failed:" \
+			"$OUT/mq-wire.log)"
+	fi
+fi
 
 boot() {	# KV MODE [VAR=value...]: run guest.sh MODE in a VM (the VARs
 	# after genv's), console to $OUT/console-KV.log
@@ -143,7 +195,7 @@ boot() {	# KV MODE [VAR=value...]: run guest.sh MODE in a VM (the VARs
 	[[ $kv == *-pg* ]] || append+=" softlockup_panic=1 panic_print=0x20"
 	grep -qsx CONFIG_KCSAN=y "/lib/modules/$kv/build/.config" && append=""
 	[ -n "${VM_VERBOSE:-}" ] || append+=" loglevel=4"
-	timeout -k 30 "${VM_TIMEOUT:-2700}" "$VNG" --run "$(kimage "$kv")" \
+	"${MQ_NETNS[@]}" timeout -k 30 "${VM_TIMEOUT:-2700}" "$VNG" --run "$(kimage "$kv")" \
 		--disable-kvm --cpus "${VM_CPUS:-2}" --memory 2G --append "$append" \
 		--verbose ${qopts:+--qemu-opts "$qopts"} \
 		--rwdir "$OUT" --cwd "$REPO" -- "$cmd" </dev/null 2>&1 |
