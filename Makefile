@@ -101,6 +101,7 @@ dkms-src:
 	rm -rf $(DKMS_DIR)
 	mkdir -p $(DKMS_DIR)
 	cp Kbuild Makefile $(filter-out %.mod.c,$(wildcard *.c)) *.h $(DKMS_DIR)/
+	cp -r include $(DKMS_DIR)/
 	sed 's/@VERSION@/$(PKTGEN_VERSION)/' dkms.conf >$(DKMS_DIR)/dkms.conf
 
 dkms: dkms-src
