@@ -206,7 +206,9 @@ static unsigned int pg_ipo_deliver(struct pg_ipo_net *ipn, struct sk_buff *skb, 
 	for_each_set_bit(t, &bits, PG_IPOPT_NTYPES) {
 		hlist_for_each_entry_rcu(po, &ipn->socks[t], node) {
 			flags = READ_ONCE(po->flags);
-			if ((local && !(flags & PG_IPO_LOCAL)) || !pg_ipo_ra_wanted(skb, flags, pkt))
+			if (local && !(flags & PG_IPO_LOCAL))
+				continue;
+			if (!pg_ipo_ra_wanted(skb, flags, pkt))
 				continue;
 			if (!copy)
 				copy = pg_ipo_copy(skb, ifindex);
@@ -514,8 +516,13 @@ out:
 	return err;
 }
 
-/* .family: the module parameter, set before registration */
-static struct proto_ops pg_ipo_ops __ro_after_init = {
+/*
+ * .family is nominal: the kernel reads a proto_ops' family only to find
+ * PF_UNIX sockets (SCM_RIGHTS, the garbage collector); the number in use,
+ * the module parameter's, is in net_proto_family and in every sk_family.
+ */
+static const struct proto_ops pg_ipo_ops = {
+	.family		= PF_IPOPTION,
 	.owner		= THIS_MODULE,
 	.release	= pg_ipo_release,
 	.bind		= sock_no_bind,
@@ -677,7 +684,6 @@ int pg_ipo_init(unsigned int net_id)
 		return -EINVAL;
 	}
 	pg_ipo_net_id = net_id;
-	pg_ipo_ops.family = pg_ipo_family_nr;
 	pg_ipo_family.family = pg_ipo_family_nr;
 
 	err = proto_register(&pg_ipo_proto, 0);

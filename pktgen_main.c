@@ -3,7 +3,8 @@
  * pktgen: the table of contents.  Module init and exit in their order,
  * each namespace's /proc/net/pktgen and threads (pernet init/exit), CPU
  * hotplug, and the netdevice notifier handing events to the registry,
- * the threads, pgrx and ipopt; the PF_IPOPTION socket family.  The layers below are listed in pktgen.h.
+ * the threads, pgrx and ipopt; last, the PF_IPOPTION socket family.
+ * The layers below are listed in pktgen.h.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

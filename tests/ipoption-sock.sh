@@ -197,6 +197,38 @@ t_kill() {
 }
 sub "kill -9 of the listener: the next packet is forwarded" t_kill
 
+# ---- every queue full: not stolen, forwarded (drops counted)
+t_full() {
+	local q d u
+	bg "$R" hf "$TMP/ipo_tool" hold 1 &&
+		bg "$K" u8 "$TMP/ipo_tool" udprecv 9999 20 20000 &&
+		send "$KIP" udp 20 1000 && sleep 1 && stop u8 || return 1
+	kill -TERM "${PID[hf]}"
+	wait_until 10 grep -q '^queued' "$TMP/hf" || { cat "$TMP/hf"; return 1; }
+	read -r _ q _ d <"$TMP/hf"
+	u=$(sed -n 's/^udp //p' "$TMP/u8")
+	echo "queued $q, dropped $d, forwarded $u"
+	[ "$q" -ge 1 ] && [ "$d" -ge 1 ] && [ $((q + u)) -eq 20 ] && [ "$d" -eq "$u" ]
+}
+sub "rcvbuf full: what is not queued is forwarded, counted in IPOPT_DROPS" t_full
+
+# ---- options the kernel refuses never reach a socket
+t_malformed() {
+	local o
+	bg "$R" mf "$TMP/ipo_tool" listen any - 5 20000 &&
+		bg "$K" u9 "$TMP/ipo_tool" udprecv 9999 5 20000 || return 1
+	# RR with its pointer below 4; an option of length 1; RA of length 3
+	for o in 07030200 07010000 94030000 94040000; do
+		ip netns exec "$S" "$TMP/ipo_tool" sendraw "$KIP" "$o" 1 || return 1
+	done
+	sleep 1
+	stop mf && stop u9 || return 1
+	[ "$(pkts mf)" -eq 1 ] && grep -q '^pkt 36 ' "$TMP/mf" && grep -qx 'udp 0' "$TMP/u9" ||
+		{ cat "$TMP/mf" "$TMP/u9"; false; }
+}
+sub "malformed options (RR pointer, length 1, RA length 3): dropped by the kernel, not delivered" \
+	t_malformed
+
 # ---- ip_forward=0: nothing taken, nothing forwarded
 t_noforward() {
 	ip netns exec "$R" sysctl -qw net.ipv4.ip_forward=0 || return 1

@@ -13,7 +13,10 @@
  *		first 4 bytes a sequence number from 0; udp to port 9999.
  *	ipo_tool udprecv PORT N TIMEOUT_MS	count UDP datagrams: "udp N" (as listen)
  *	ipo_tool create TYPE	socket(): "ok" or "errno N"
- *	ipo_tool hold		socket(PF_IPOPTION), "ready", sleep until killed
+ *	ipo_tool hold [RCVBUF]	socket(PF_IPOPTION, SOCK_RAW, IPOPT_RA) that never
+ *		reads (SO_RCVBUF RCVBUF), "ready"; on SIGTERM "queued Q drops D"
+ *	ipo_tool sendraw DST OPTHEX N	N UDP packets to DST port 9999 with the
+ *		option bytes OPTHEX (a multiple of 4), by an IP_HDRINCL socket
  *	ipo_tool fuzz		bad arguments of every call: PASS/FAIL lines
  */
 #define _GNU_SOURCE
@@ -194,6 +197,72 @@ static int do_send(char **argv, int argc)
 	return 0;
 }
 
+static int do_sendraw(char **argv)
+{
+	struct sockaddr_in to = { .sin_family = AF_INET };
+	unsigned char pkt[128] = { 0 }, *u;
+	int s = socket(AF_INET, SOCK_RAW, IPPROTO_RAW), n = atoi(argv[2]), i;
+	size_t olen = strlen(argv[1]) / 2, len;
+	struct ip *ip = (void *)pkt;
+
+	if (s < 0 || olen % 4 || olen > 40) {
+		printf("sendraw: errno %d, %zu option bytes\n", errno, olen);
+		return 1;
+	}
+	inet_pton(AF_INET, argv[0], &to.sin_addr);
+	for (i = 0; i < (int)olen; i++)
+		sscanf(argv[1] + 2 * i, "%2hhx", &pkt[20 + i]);
+	len = 20 + olen + 8 + 4;
+	ip->ip_v = 4;
+	ip->ip_hl = (20 + olen) / 4;
+	ip->ip_len = htons(len);
+	ip->ip_ttl = 64;
+	ip->ip_p = IPPROTO_UDP;
+	ip->ip_dst = to.sin_addr;	/* the kernel fills in source, id, checksum */
+	u = pkt + 20 + olen;
+	u[0] = 0x27;			/* port 9999 to 9999, no UDP checksum */
+	u[1] = 0x0f;
+	u[2] = 0x27;
+	u[3] = 0x0f;
+	u[5] = 12;
+	for (i = 0; i < n; i++) {
+		u[11] = i;
+		if (sendto(s, pkt, len, 0, (struct sockaddr *)&to, sizeof(to)) != (ssize_t)len) {
+			printf("sendto: errno %d\n", errno);
+			return 1;
+		}
+		usleep(20000);
+	}
+	return 0;
+}
+
+static int do_hold(char **argv, int argc)
+{
+	int s = socket(IPO_FAMILY, SOCK_RAW, IPOPT_RA), buf, q = 0, d;
+	socklen_t dl = sizeof(d);
+	char pkt[65536];
+
+	if (s < 0) {
+		printf("errno %d\n", errno);
+		return 1;
+	}
+	buf = argc > 0 ? atoi(argv[0]) : 0;
+	if (buf && setsockopt(s, SOL_SOCKET, SO_RCVBUF, &buf, sizeof(buf))) {
+		printf("SO_RCVBUF: errno %d\n", errno);
+		return 1;
+	}
+	printf("ready\n");
+	fflush(stdout);
+	while (!stop)
+		pause();
+	while (recv(s, pkt, sizeof(pkt), MSG_DONTWAIT) > 0)
+		q++;
+	if (getsockopt(s, IPPROTO_IP, IPOPT_DROPS, &d, &dl))
+		d = -errno;
+	printf("queued %d drops %d\n", q, d);
+	return 0;
+}
+
 static int do_udprecv(char **argv)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(atoi(argv[0])) };
@@ -355,15 +424,9 @@ int main(int argc, char **argv)
 			printf("ok\n");
 		return 0;
 	}
-	if (!strcmp(argv[1], "hold")) {
-		s = socket(IPO_FAMILY, SOCK_RAW, IPOPT_RA);
-		if (s < 0) {
-			printf("errno %d\n", errno);
-			return 1;
-		}
-		printf("ready\n");
-		fflush(stdout);
-		pause();
-	}
+	if (!strcmp(argv[1], "hold"))
+		return do_hold(argv + 2, argc - 2);
+	if (!strcmp(argv[1], "sendraw") && argc >= 5)
+		return do_sendraw(argv + 2);
 	return 2;
 }
