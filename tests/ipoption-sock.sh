@@ -205,7 +205,7 @@ t_full() {
 		send "$KIP" udp 20 1000 && sleep 1 && stop u8 || return 1
 	kill -TERM "${PID[hf]}"
 	wait_until 10 grep -q '^queued' "$TMP/hf" || { cat "$TMP/hf"; return 1; }
-	read -r _ q _ d <"$TMP/hf"
+	read -r _ q _ d < <(grep '^queued' "$TMP/hf")
 	u=$(sed -n 's/^udp //p' "$TMP/u8")
 	echo "queued $q, dropped $d, forwarded $u"
 	[ "$q" -ge 1 ] && [ "$d" -ge 1 ] && [ $((q + u)) -eq 20 ] && [ "$d" -eq "$u" ]
