@@ -47,6 +47,8 @@ version:
 #	(made by `make modules-all`), without building.
 # make install-tools [PREFIX=/usr/local] [DESTDIR=<root>]: the tools into
 #	PREFIX/lib/pktgen/, each linked from PREFIX/bin/.
+# make install-headers [PREFIX=/usr/local] [DESTDIR=<root>]: the uapi
+#	header of the PF_IPOPTION family, PREFIX/include/linux/pf_ipoption.h.
 # make uninstall [KVER=...] [INSTALL_MOD_PATH=...] [PREFIX=...]: remove
 #	what install put there (uninstall-tools: the tools only).
 # make dkms-src [DKMS_SRC=/usr/src]: DKMS_SRC/pktgen-VERSION with the
@@ -71,10 +73,20 @@ PREFIX ?= /usr/local
 TOOLS := ipodump pgstats pktgen-rfc2544 pktgen-sweep pktgen-top
 TOOL_LIBS := pgplot.py pgproc.py rfc2544.py
 TOOLDIR = $(DESTDIR)$(PREFIX)/lib/pktgen
+HEADERS := pf_ipoption.h
+HDRDIR = $(DESTDIR)$(PREFIX)/include/linux
 
 install: modules
 	$(MAKE) install-built MODDIR=$(PWD)
 	$(MAKE) install-tools
+	$(MAKE) install-headers
+
+install-headers:
+	install -d $(HDRDIR)
+	install -m 644 $(addprefix include/uapi/linux/,$(HEADERS)) $(HDRDIR)/
+
+uninstall-headers:
+	rm -f $(addprefix $(HDRDIR)/,$(HEADERS))
 
 install-tools:
 	install -d $(TOOLDIR) $(DESTDIR)$(PREFIX)/bin
@@ -82,7 +94,7 @@ install-tools:
 	install -m 644 $(addprefix tools/,$(TOOL_LIBS)) $(TOOLDIR)/
 	for t in $(TOOLS); do ln -sfn ../lib/pktgen/$$t $(DESTDIR)$(PREFIX)/bin/$$t; done
 
-uninstall: uninstall-tools
+uninstall: uninstall-tools uninstall-headers
 	rm -f $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/updates/pktgen.ko*
 	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KVER)
 
@@ -101,6 +113,7 @@ dkms-src:
 	rm -rf $(DKMS_DIR)
 	mkdir -p $(DKMS_DIR)
 	cp Kbuild Makefile $(filter-out %.mod.c,$(wildcard *.c)) *.h $(DKMS_DIR)/
+	cp -r include $(DKMS_DIR)/
 	sed 's/@VERSION@/$(PKTGEN_VERSION)/' dkms.conf >$(DKMS_DIR)/dkms.conf
 
 dkms: dkms-src
@@ -211,7 +224,7 @@ style:
 .PHONY: all modules modules-all clean install check run sparse style debug-kernel check-debug
 .PHONY: kcsan-kernel
 .PHONY: kernels check-all
-.PHONY: install-built install-tools uninstall uninstall-tools version dkms-src dkms check-dkms check-fresh
+.PHONY: install-built install-tools install-headers uninstall uninstall-tools uninstall-headers version dkms-src dkms check-dkms check-fresh
 .PHONY: check-rxstat kcsan-mod-kernel check-kcsan check-mutants
 
 # Benchmarks: the kernel's own pktgen.ko against ours, alternately in one

@@ -10,6 +10,7 @@
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 #include <net/sch_generic.h>
+#include <net/sock.h>
 
 /* get_unaligned_be16() and friends moved to <linux/unaligned.h> in 6.12. */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
@@ -103,6 +104,20 @@ static inline unsigned long pg_dev_rx_hooks_at_once(const struct net_device *dev
 	hooks |= (unsigned long)rcu_access_pointer(dev->tcx_ingress);
 #endif
 	return hooks;
+}
+
+/*
+ * A socket's drop counter (sk_drops): an atomic_t in 6.1 and 6.12; later
+ * kernels wrap it (sk_drops_inc(), sk_drops_read()).
+ */
+static inline void pg_sk_drops_inc(struct sock *sk)
+{
+	atomic_inc(&sk->sk_drops);
+}
+
+static inline int pg_sk_drops_read(const struct sock *sk)
+{
+	return atomic_read(&sk->sk_drops);
 }
 
 #endif /* _PKTGEN_COMPAT_H */

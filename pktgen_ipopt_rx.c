@@ -60,21 +60,6 @@
  */
 #define PG_IPOPT_PRIORITY	(NF_IP_PRI_CONNTRACK_DEFRAG - 1)
 
-/* The counted types; the order of the columns and of the verdict list. */
-enum pg_ipopt_type {
-	PG_IPOPT_RR,
-	PG_IPOPT_TS,
-	PG_IPOPT_LSRR,
-	PG_IPOPT_SSRR,
-	PG_IPOPT_SEC,
-	PG_IPOPT_RA,		/* router alert, value 0 */
-	PG_IPOPT_RA_OTHER,	/* router alert, any other value */
-	PG_IPOPT_OTHER,		/* any other option type */
-	PG_IPOPT_MALFORMED,	/* the option list does not parse */
-	PG_IPOPT_ANY,		/* IHL > 5 */
-	PG_IPOPT_NTYPES
-};
-
 static const char * const pg_ipopt_names[PG_IPOPT_NTYPES] = {
 	[PG_IPOPT_RR]		= "rr",
 	[PG_IPOPT_TS]		= "ts",
@@ -126,13 +111,6 @@ struct pg_ipopt_net {
 	u32 act_mask;
 	u32 verdict[PG_IPOPT_NTYPES];	/* NF_ACCEPT, NF_DROP, NF_QUEUE_NR(n)... */
 	char result[PG_RESULT_LEN];
-};
-
-/* What the parser found in one packet. */
-struct pg_ipopt_pkt {
-	u32 seen;				/* BIT(type) */
-	unsigned int n;				/* types in packet order */
-	u8 order[PG_IPOPT_NTYPES];
 };
 
 /* ---- packet path: parsing ------------------------------------------------- */
@@ -203,7 +181,7 @@ static enum pg_ipopt_type pg_ipopt_type_of(const u8 *o, unsigned int olen)
  * length that is missing, below 2 or past the header, a pointer out of
  * range), which counts as malformed, not as its own type.
  */
-static void pg_ipopt_parse(const u8 *opt, unsigned int len, struct pg_ipopt_pkt *p)
+void pg_ipopt_parse(const u8 *opt, unsigned int len, struct pg_ipopt_pkt *p)
 {
 	unsigned int off = 0, olen;
 	enum pg_ipopt_type t;

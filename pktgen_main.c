@@ -3,7 +3,8 @@
  * pktgen: the table of contents.  Module init and exit in their order,
  * each namespace's /proc/net/pktgen and threads (pernet init/exit), CPU
  * hotplug, and the netdevice notifier handing events to the registry,
- * the threads, pgrx and ipopt.  The layers below are listed in pktgen.h.
+ * the threads, pgrx and ipopt; last, the PF_IPOPTION socket family.
+ * The layers below are listed in pktgen.h.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -132,6 +133,9 @@ static int __net_init pg_net_init(struct net *net)
 	err = pg_ipopt_net_init(pn);
 	if (err)
 		goto err_rx_exit;
+	err = pg_ipo_net_init(pn);
+	if (err)
+		goto err_ipopt_exit;
 
 	for_each_online_cpu(cpu) {
 		err = pg_thread_create(pn, cpu);
@@ -143,6 +147,8 @@ static int __net_init pg_net_init(struct net *net)
 err_stop_threads:
 	pn->exiting = true;
 	pg_net_stop_threads(pn);
+	pg_ipo_net_exit(pn);
+err_ipopt_exit:
 	pg_ipopt_net_exit(pn);
 err_rx_exit:
 	pg_rx_net_exit(pn);
@@ -171,6 +177,7 @@ static void __net_exit pg_net_exit(struct net *net)
 {
 	struct pktgen_net *pn = pg_net(net);
 
+	pg_ipo_net_exit(pn);
 	pg_ipopt_net_exit(pn);
 	pg_rx_net_exit(pn);
 	proc_remove(pn->proc_dir);
@@ -232,11 +239,17 @@ static int __init pg_init(void)
 	if (err < 0)
 		goto err_unregister_notifier;
 	pg_cpuhp_state = err;
+	/* last: sockets may be created from here on */
+	err = pg_ipo_init(pg_net_id);
+	if (err)
+		goto err_remove_cpuhp;
 
 	pr_info("Packet Generator for packet performance testing. Version: %s (%s)\n",
 		PG_IFACE_VERSION, PKTGEN_VERSION);
 	return 0;
 
+err_remove_cpuhp:
+	cpuhp_remove_state_nocalls(pg_cpuhp_state);
 err_unregister_notifier:
 	unregister_netdevice_notifier(&pg_notifier);
 err_unregister_pernet:
@@ -246,6 +259,7 @@ err_unregister_pernet:
 
 static void __exit pg_exit(void)
 {
+	pg_ipo_exit();
 	cpuhp_remove_state_nocalls(pg_cpuhp_state);
 	unregister_netdevice_notifier(&pg_notifier);
 	unregister_pernet_subsys(&pg_net_ops);

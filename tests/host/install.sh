@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Host side: what `make install` and `make uninstall` put where, and the
-# version a tree builds as.  The tools land under PREFIX/lib/pktgen with
+# version a tree builds as.  The uapi header lands in PREFIX/include/linux.
+# The tools land under PREFIX/lib/pktgen with
 # links in PREFIX/bin and run from there; uninstall removes them and the
 # module from updates/ again; a checkout without a tag is VERSION+gHASH,
 # a tree without .git (git archive, as a tarball) the VERSION file.  All
@@ -52,6 +53,12 @@ tools_removed() {
 	[ ! -e "$T/root/usr/lib/pktgen" ]
 }
 
+# the uapi header installed, and the memo's code compiles against it alone
+header_installed() {
+	[ -f "$T/root/usr/include/linux/pf_ipoption.h" ] || { ls -lR "$T/root/usr"; return 1; }
+	cc -fsyntax-only -I"$T/root/usr/include" "$REPO/tests/lib/ipo_memo.c"
+}
+
 module_uninstall() {
 	mkdir -p "$T/mods/lib/modules/$KV/updates" || return 1
 	: >"$T/mods/lib/modules/$KV/updates/pktgen.ko"
@@ -62,13 +69,16 @@ module_uninstall() {
 }
 
 ktap_header
-ktap_plan 6
+ktap_plan 9
 check "version of this checkout: its tag, or VERSION+gHASH" version_checkout
 check "version of a tree without .git (git archive): VERSION ($(cat "$REPO/VERSION"))" \
 	version_tarball
 check "make install-tools DESTDIR PREFIX=/usr" mk "$REPO" install-tools DESTDIR="$T/root" PREFIX=/usr
 check "tools in /usr/lib/pktgen, linked from /usr/bin, run from there" tools_installed
+check "make install-headers DESTDIR PREFIX=/usr" mk "$REPO" install-headers DESTDIR="$T/root" PREFIX=/usr
+check "pf_ipoption.h in /usr/include/linux; the memo's code compiles with it" header_installed
 check "make uninstall: the module leaves updates/, depmod runs" module_uninstall
 check "make uninstall: the tools and their directory are gone" tools_removed
+check "make uninstall: pf_ipoption.h is gone" test ! -e "$T/root/usr/include/linux/pf_ipoption.h"
 echo "$_KT_PASS passed, $_KT_FAIL failed, $_KT_SKIP skipped"
 ktap_finish

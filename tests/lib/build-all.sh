@@ -54,6 +54,8 @@ while read -r kv root; do
 	# a fresh copy of the sources; keep objects of unchanged files
 	find "$dir" -maxdepth 1 \( -name '*.c' -o -name '*.h' \) -delete
 	cp Kbuild $(ls ./*.c ./*.h 2>/dev/null | grep -v '\.mod\.c$') "$dir"/ 2>/dev/null
+	# the uapi header the module shares with user space
+	rm -rf "$dir/include" && cp -r include "$dir"/
 	if [ ! -f "$dir/Kbuild" ] || ! ls "$dir"/*.c >/dev/null 2>&1; then
 		echo "build $kv: FAILED (no Kbuild or *.c at $REPO)"
 		rc=1

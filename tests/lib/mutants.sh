@@ -52,6 +52,7 @@ if [ "${MUTANTS_BUILD:-1}" = 1 ]; then
 	for f in Kbuild ./*.c ./*.h; do
 		[[ $f = *.mod.c ]] || cp "$f" "$WORK"/
 	done
+	cp -r include "$WORK"/
 	kmake || { echo "mutants: the unmutated build failed"; tail -n 20 "$WORK/build.log"; exit 1; }
 	cp "$WORK/pktgen.ko" "$MDIR/baseline.ko"
 	for n in "${names[@]}"; do

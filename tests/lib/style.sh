@@ -57,6 +57,7 @@ else
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	cp Kbuild $files "$dir"/
+	cp -r include "$dir"/
 	make -C "/lib/modules/$kv/build" M="$dir" C=2 modules >"$dir/sparse.log" 2>&1
 	st=$?
 	out=$(grep -E '^[^ ]+:[0-9]+:[0-9]+: ' "$dir/sparse.log")

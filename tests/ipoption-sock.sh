@@ -1,0 +1,346 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The PF_IPOPTION socket family (Documentation/ipoption-sock.rst): the
+# memo's section 2.1 code (tests/lib/ipo_memo.c) intercepts RSVP packets
+# with a router alert crossing the router and reinjects them, the sink
+# sees each once and in order, byte for byte as forwarded; two listeners
+# both get each packet; IPOPT_RECVLOCAL copies local packets (LOCAL_IN,
+# and LOCAL_OUT with a finished CHECKSUM_PARTIAL checksum) without
+# stealing them; no listener, ip_forward=0, a killed listener and packets
+# over the egress MTU: forwarded normally (or not at all), never stolen;
+# EPERM without CAP_NET_RAW in the initial user namespace; rmmod refused
+# while a socket is open; the module parameter; a taken family number;
+# a namespace deleted under an open socket; argument fuzzing
+# (tests/lib/ipo_tool.c).
+#
+#   netns S                  netns R (ip_forward=1)               netns K
+#   +----------------+       +------------------------------+       +----------------+
+#   | s0 10.98.1.1   |<----->| r0 10.98.1.2    10.98.2.1 r1 |<----->| k1 10.98.2.2   |
+#   | ipo_tool send  | veth  | ipo_memo / ipo_tool listen   | veth  | tcpdump,       |
+#   | (RECVLOCAL out)|       |                              |       | udprecv, listen|
+#   +----------------+       +------------------------------+       +----------------+
+#
+# test-timeout: 600
+
+. "$(dirname "$0")/lib/lib.sh"
+
+SIP=10.98.1.1 R0IP=10.98.1.2 R1IP=10.98.2.1 KIP=10.98.2.2
+INC=$LIB_DIR/../../include/uapi
+
+setup() {
+	TMP=$(lib_tmpdir)
+	pg_load || return 1
+	ns_create S && ns_create R && ns_create K || return 1
+	veth_create "$S" s0 "$R" r0 && veth_create "$R" r1 "$K" k1 || return 1
+	ip -n "$S" addr add "$SIP/24" dev s0 &&
+		ip -n "$R" addr add "$R0IP/24" dev r0 &&
+		ip -n "$R" addr add "$R1IP/24" dev r1 &&
+		ip -n "$K" addr add "$KIP/24" dev k1 || return 1
+	ip -n "$S" route add default via "$R0IP" &&
+		ip -n "$K" route add default via "$R1IP" || return 1
+	ip netns exec "$R" sysctl -qw net.ipv4.ip_forward=1 || return 1
+	# static neighbours: nothing but the test's packets on the wire
+	local m
+	m=$(ip netns exec "$R" cat /sys/class/net/r0/address)
+	ip -n "$S" neigh add "$R0IP" lladdr "$m" dev s0 || return 1
+	m=$(ip netns exec "$S" cat /sys/class/net/s0/address)
+	ip -n "$R" neigh add "$SIP" lladdr "$m" dev r0 || return 1
+	m=$(ip netns exec "$K" cat /sys/class/net/k1/address)
+	ip -n "$R" neigh add "$KIP" lladdr "$m" dev r1 || return 1
+	m=$(ip netns exec "$R" cat /sys/class/net/r1/address)
+	ip -n "$K" neigh add "$R1IP" lladdr "$m" dev k1 || return 1
+	R0IDX=$(ip netns exec "$R" cat /sys/class/net/r0/ifindex)
+	K1IDX=$(ip netns exec "$K" cat /sys/class/net/k1/ifindex)
+	cc -O2 -Wall -I"$INC" -o "$TMP/ipo_memo" "$LIB_DIR/ipo_memo.c" &&
+		cc -O2 -Wall -I"$INC" -o "$TMP/ipo_tool" "$LIB_DIR/ipo_tool.c"
+}
+
+declare -A PID
+# bg NS NAME CMD...: CMD in NS in the background, output in $TMP/NAME;
+# waits for its "ready" line; its pid in BG_PID
+bg() {
+	local ns=$1 name=$2
+	shift 2
+	ip netns exec "$ns" "$@" >"$TMP/$name" 2>&1 &
+	BG_PID=$!
+	PID[$name]=$BG_PID
+	BG_ALL+=("$BG_PID")
+	wait_until 20 grep -q '^ready' "$TMP/$name" ||
+		{ echo "$name did not start:"; cat "$TMP/$name"; return 1; }
+}
+
+# sub NAME FN: a subtest in this shell; what it left running is killed
+BG_ALL=()
+sub() {
+	check_here "$@"
+	cap_stop
+	if [ ${#BG_ALL[@]} -gt 0 ]; then
+		kill -9 "${BG_ALL[@]}" 2>/dev/null
+		wait "${BG_ALL[@]}" 2>/dev/null
+	fi
+	BG_ALL=()
+}
+cleanup_push 'kill -9 "${BG_ALL[@]}"'
+
+send() { ip netns exec "$S" "$TMP/ipo_tool" send "$@"; }	# DST rsvp|udp N SIZE [noopt]
+pkts() { grep -c '^pkt ' "$TMP/$1"; }
+# lines NAME N: NAME printed N packet lines (waits up to 10 s)
+lines() { wait_until 10 test "$(pkts "$1")" -ge "$2"; [ "$(pkts "$1")" -eq "$2" ] ||
+	{ echo "$1: $(pkts "$1") packets, wanted $2:"; cat "$TMP/$1"; false; }; }
+# done NAME: the background job finished ("drops" printed)
+finished() { wait_until 15 grep -q '^drops\|^udp' "$TMP/$1" ||
+	{ echo "$1 did not finish:"; cat "$TMP/$1"; false; }; }
+
+# stop NAME: SIGTERM to a listen or udprecv, which prints its summary
+stop() { kill -TERM "${PID[$1]}" && finished "$1"; }
+
+# sink_check PCAP N TTL: exactly N IPv4 packets to $KIP carrying a router
+# alert, seqs 0..N-1 in order, TTL, valid header checksums
+sink_check() {
+	python3 - "$@" "$LIB_DIR" <<'PY'
+import struct, sys
+sys.path.insert(0, sys.argv[4])
+import pcap
+path, n, ttl = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+seqs, bad = [], []
+for f in pcap.raw(path):
+    if len(f) < 34 or f[12:14] != b'\x08\x00':
+        continue
+    ip = f[14:]
+    hl = (ip[0] & 15) * 4
+    if ip[16:20] != bytes([10, 98, 2, 2]):
+        continue
+    s = sum(struct.unpack('!%dH' % (hl // 2), ip[:hl]))
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    if s != 0xffff:
+        bad.append('bad header checksum')
+    if ip[8] != ttl:
+        bad.append('ttl %d' % ip[8])
+    if ip[20:24] != b'\x94\x04\x00\x00':
+        bad.append('options %s' % ip[20:hl].hex())
+    off = hl + (8 if ip[9] == 17 else 0)
+    seqs.append(struct.unpack('!I', ip[off:off + 4])[0])
+if seqs != list(range(n)) or bad:
+    print('sink saw seqs %s (wanted 0..%d), %s' % (seqs, n - 1, sorted(set(bad))))
+    sys.exit(1)
+PY
+}
+
+ktap_header
+ktap_setup setup
+
+# ---- the module
+check "ipoption_family is 25 in /sys/module/pktgen/parameters" \
+	grep -qx 25 /sys/module/pktgen/parameters/ipoption_family
+
+# ---- arguments
+ktap_report < <(ip netns exec "$R" "$TMP/ipo_tool" fuzz 2>&1)
+
+# ---- no listener: forwarded as usual
+t_plain() {
+	bg "$K" u0 "$TMP/ipo_tool" udprecv 9999 3 20000 &&
+		send "$KIP" udp 3 64 && finished u0 && grep -qx 'udp 3' "$TMP/u0"
+}
+sub "no listener: RA packets forwarded (3 of 3)" t_plain
+
+# ---- the memo's code on the router
+t_memo() {
+	cap_start "$K" k1 "$TMP/memo.pcap" &&
+		bg "$R" memo "$TMP/ipo_memo" 20 recvif &&
+		send "$KIP" rsvp 20 32 && lines memo 20 || return 1
+	wait "$BG_PID"
+	cap_stop
+	local want i=0 line
+	while read -r line; do
+		want="pkt 56 $R0IDX $i"
+		[ "$line" = "$want" ] || { echo "memo: '$line', wanted '$want'"; return 1; }
+		i=$((i + 1))
+	done < <(grep '^pkt' "$TMP/memo")
+}
+sub "memo 2.1 code: 20 RSVP RA packets intercepted in order, IP_RECVIF = r0" t_memo
+check "memo 2.1 code: the sink got each reinjected packet once, in order, TTL 63" \
+	sink_check "$TMP/memo.pcap" 20 63
+
+# IP_RECVRSVP: other router alert packets are not the memo's; forwarded
+t_rsvp_only() {
+	bg "$R" l0 "$TMP/ipo_tool" listen ra rsvp 5 20000 &&
+		bg "$K" u1 "$TMP/ipo_tool" udprecv 9999 3 20000 &&
+		send "$KIP" udp 3 64 && finished u1 && stop l0 || return 1
+	grep -qx 'udp 3' "$TMP/u1" && [ "$(pkts l0)" -eq 0 ] || { cat "$TMP/l0" "$TMP/u1"; false; }
+}
+sub "IP_RECVRSVP: RA packets of UDP bypass the socket, forwarded" t_rsvp_only
+
+# ---- two listeners, nobody reinjects: both get each packet, the sink none
+t_two() {
+	bg "$R" a "$TMP/ipo_tool" listen ra if 4 20000 &&
+		bg "$R" b "$TMP/ipo_tool" listen any - 4 20000 &&
+		bg "$K" u2 "$TMP/ipo_tool" udprecv 9999 4 20000 &&
+		send "$KIP" udp 4 100 && finished a && finished b && sleep 0.5 && stop u2 || return 1
+	[ "$(pkts a)" -eq 4 ] && [ "$(pkts b)" -eq 4 ] && grep -qx 'udp 0' "$TMP/u2" ||
+		{ cat "$TMP/a" "$TMP/b" "$TMP/u2"; return 1; }
+	# CHECKSUM_PARTIAL from the veth peer: the copies' UDP checksums are final
+	[ "$(grep -c "^pkt 132 $R0IDX 17 [0-3] ok ok$" "$TMP/a")" -eq 4 ] ||
+		{ echo "checksums or ifindex:"; cat "$TMP/a"; return 1; }
+}
+sub "two listeners (ra, any): each gets all 4, stolen once, checksums final" t_two
+
+# ---- a killed listener: forwarding back at once
+t_kill() {
+	bg "$R" k "$TMP/ipo_tool" listen ra - 100 20000 &&
+		bg "$K" u3 "$TMP/ipo_tool" udprecv 9999 1 20000 || return 1
+	send "$KIP" udp 1 64 && lines k 1 || return 1
+	kill -9 "${PID[k]}"
+	wait "${PID[k]}" 2>/dev/null
+	send "$KIP" udp 1 64 && finished u3 && grep -qx "udp 1" "$TMP/u3" || { cat "$TMP/u3"; false; }
+}
+sub "kill -9 of the listener: the next packet is forwarded" t_kill
+
+# ---- every queue full: not stolen, forwarded (drops counted)
+t_full() {
+	local q d u
+	bg "$R" hf "$TMP/ipo_tool" hold 1 &&
+		bg "$K" u8 "$TMP/ipo_tool" udprecv 9999 20 20000 &&
+		send "$KIP" udp 20 1000 && sleep 1 && stop u8 || return 1
+	kill -TERM "${PID[hf]}"
+	wait_until 10 grep -q '^queued' "$TMP/hf" || { cat "$TMP/hf"; return 1; }
+	read -r _ q _ d < <(grep '^queued' "$TMP/hf")
+	u=$(sed -n 's/^udp //p' "$TMP/u8")
+	echo "queued $q, dropped $d, forwarded $u"
+	[ "$q" -ge 1 ] && [ "$d" -ge 1 ] && [ $((q + u)) -eq 20 ] && [ "$d" -eq "$u" ]
+}
+sub "rcvbuf full: what is not queued is forwarded, counted in IPOPT_DROPS" t_full
+
+# ---- options the kernel refuses never reach a socket
+t_malformed() {
+	local o
+	bg "$R" mf "$TMP/ipo_tool" listen any - 5 20000 &&
+		bg "$K" u9 "$TMP/ipo_tool" udprecv 9999 5 20000 || return 1
+	# RR with its pointer below 4; an option of length 1; RA of length 3
+	for o in 07030200 07010000 94030000 94040000; do
+		ip netns exec "$S" "$TMP/ipo_tool" sendraw "$KIP" "$o" 1 || return 1
+	done
+	sleep 1
+	stop mf && stop u9 || return 1
+	[ "$(pkts mf)" -eq 1 ] && grep -q '^pkt 36 ' "$TMP/mf" && grep -qx 'udp 0' "$TMP/u9" ||
+		{ cat "$TMP/mf" "$TMP/u9"; false; }
+}
+sub "malformed options (RR pointer, length 1, RA length 3): dropped by the kernel, not delivered" \
+	t_malformed
+
+# ---- ip_forward=0: nothing taken, nothing forwarded
+t_noforward() {
+	ip netns exec "$R" sysctl -qw net.ipv4.ip_forward=0 || return 1
+	bg "$R" nf "$TMP/ipo_tool" listen any - 3 20000 &&
+		bg "$K" u4 "$TMP/ipo_tool" udprecv 9999 3 20000 &&
+		send "$KIP" udp 3 64 && sleep 1 && stop u4 && stop nf || return 1
+	ip netns exec "$R" sysctl -qw net.ipv4.ip_forward=1
+	[ "$(pkts nf)" -eq 0 ] && grep -qx 'udp 0' "$TMP/u4" || { cat "$TMP/nf" "$TMP/u4"; false; }
+}
+sub "ip_forward=0: no packet delivered to the socket or forwarded" t_noforward
+
+# ---- over the egress MTU: never stolen (a raw socket could not send it)
+t_mtu() {
+	ip -n "$R" link set r1 mtu 1000 || return 1
+	bg "$R" mt "$TMP/ipo_tool" listen ra - 3 20000 &&
+		bg "$K" u5 "$TMP/ipo_tool" udprecv 9999 3 20000 &&
+		send "$KIP" udp 3 1200 && finished u5 && stop mt || return 1
+	ip -n "$R" link set r1 mtu 1500
+	[ "$(pkts mt)" -eq 0 ] && grep -qx 'udp 3' "$TMP/u5" || { cat "$TMP/mt" "$TMP/u5"; false; }
+}
+sub "packets over the egress MTU: not delivered, forwarded (fragmented)" t_mtu
+
+# ---- IPOPT_RECVLOCAL: copies of local traffic, never stolen
+t_local_in() {
+	bg "$K" li "$TMP/ipo_tool" listen ra local,if 3 20000 &&
+		bg "$K" nl "$TMP/ipo_tool" listen ra - 3 20000 &&
+		bg "$K" u6 "$TMP/ipo_tool" udprecv 9999 3 20000 &&
+		send "$KIP" udp 3 64 && finished li && finished u6 && stop nl || return 1
+	[ "$(grep -c "^pkt 96 $K1IDX 17 [0-2] ok " "$TMP/li")" -eq 3 ] &&
+		[ "$(pkts nl)" -eq 0 ] && grep -qx 'udp 3' "$TMP/u6" ||
+		{ cat "$TMP/li" "$TMP/nl" "$TMP/u6"; false; }
+}
+sub "IPOPT_RECVLOCAL: copies of received packets (ifindex k1), delivered too; none without it" \
+	t_local_in
+
+t_local_out() {
+	ip netns exec "$S" ethtool -k s0 | grep -q '^tx-checksumming: on' ||
+		{ echo "s0 has no tx checksum offload"; return 1; }
+	bg "$S" lo "$TMP/ipo_tool" listen ra local,if 3 20000 &&
+		bg "$K" u7 "$TMP/ipo_tool" udprecv 9999 3 20000 &&
+		send "$KIP" udp 3 64 && finished lo && finished u7 || return 1
+	[ "$(grep -c '^pkt 96 0 17 [0-2] ok ok$' "$TMP/lo")" -eq 3 ] && grep -qx 'udp 3' "$TMP/u7" ||
+		{ cat "$TMP/lo" "$TMP/u7"; false; }
+}
+sub "IPOPT_RECVLOCAL: copies of sent packets, UDP checksum final (CHECKSUM_PARTIAL)" t_local_out
+
+# ---- who may open one
+check "root: socket() works" eval '[ "$("$TMP/ipo_tool" create ra)" = ok ]'
+t_nobody() {
+	local out
+	chmod 755 "$TMP" && chmod 755 "$TMP/ipo_tool" || return 1
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$TMP/ipo_tool" create ra)
+	[ "$out" = "errno 1" ] || { echo "nobody: $out"; return 1; }
+}
+sub "nobody: socket() is EPERM" t_nobody
+t_userns() {
+	local out
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
+		unshare -r -n "$TMP/ipo_tool" create ra)
+	[ "$out" = "errno 1" ] || { echo "root of a user namespace: $out"; return 1; }
+}
+sub "root of a user namespace (CAP_NET_RAW there only): EPERM" t_userns
+
+# ---- a namespace deleted under an open socket
+t_netns_del() {
+	local x
+	x=pgt-$(printf '%08x' "$SRANDOM")
+	ip netns add "$x" || return 1
+	bg "$x" hx "$TMP/ipo_tool" hold || { ip netns del "$x"; return 1; }
+	ip netns del "$x" && kill -9 "$BG_PID" && wait "$BG_PID" 2>/dev/null
+	# the namespace's exit runs once the socket closed
+	sleep 1
+	return 0
+}
+sub "netns deleted with a socket open, then the socket closed" t_netns_del
+
+# ---- the module: held by sockets, the family number
+t_rmmod() {
+	bg "$R" h "$TMP/ipo_tool" hold || return 1
+	if rmmod pktgen 2>/dev/null; then
+		echo "rmmod succeeded with a socket open"
+		return 1
+	fi
+	kill -9 "$BG_PID"
+	wait "$BG_PID" 2>/dev/null
+	timeout 30 rmmod pktgen || { echo "rmmod after close failed"; return 1; }
+	pg_load
+}
+sub "rmmod refused while a socket is open, works after close" t_rmmod
+
+t_taken() {
+	local before
+	pg_unload || return 1
+	before=$(dmesg | wc -l)
+	if insmod "$PKTGEN_KO" ipoption_family=2 2>/dev/null; then
+		echo "loaded with ipoption_family=2"
+		return 1
+	fi
+	dmesg | tail -n +"$((before + 1))" | grep -q 'ipoption_family=2: socket family 2 is taken' ||
+		{ echo "no dmesg line:"; dmesg | tail -n 5; return 1; }
+	[ ! -e /sys/module/pktgen ] || { echo "module left behind"; return 1; }
+	insmod "$PKTGEN_KO" ipoption_family=99 2>/dev/null && { echo "loaded with 99"; return 1; }
+	pg_load && grep -qx 25 /sys/module/pktgen/parameters/ipoption_family
+}
+sub "ipoption_family=2 (PF_INET, taken): load fails with a dmesg line; default loads" t_taken
+
+t_other_nr() {
+	pg_unload && insmod "$PKTGEN_KO" ipoption_family=27 || return 1
+	[ "$(IPO_FAMILY=27 "$TMP/ipo_tool" create ra)" = ok ] &&
+		[ "$(IPO_FAMILY=25 "$TMP/ipo_tool" create ra)" = "errno 97" ] || return 1
+	pg_load
+}
+sub "ipoption_family=27: the family answers there, 25 is EAFNOSUPPORT" t_other_nr
+
+ktap_finish
