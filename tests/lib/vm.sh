@@ -23,7 +23,7 @@
 # stress tests too) and their FUZZ_*, RACE_SECONDS, FAULT_SECONDS,
 # HOOK_SECONDS (rx-hooks), FUZZ_RX_SEED and FUZZ_RX_FRAMES (fuzz-rx),
 # CONTRACT_STOCK=1 (contract.sh against PKTGEN_MODULE=stock).
-# VM_JOBS=N boots up to N kernels at once (1; check.sh sets 2).
+# VM_JOBS=N boots up to N kernels at once (1).
 # VM_TIMEOUT is the limit per VM in seconds (2700); VM_VERBOSE=1 shows
 # the kernel's console (always in
 # $OUT/console-KV.log, and its end after a panic); VM_QEMU_OPTS adds QEMU
@@ -256,9 +256,10 @@ check_kernel() {
 }
 
 # VM_JOBS=N: up to N kernels' VMs at once, each VM's output printed whole
-# when it ends.  A whole suite keeps 1.24 of two cores busy on average;
-# two TCG guests on two cores slow the busiest tests (rx-capture 24 s ->
-# 70 s) but finish sooner in all: make check (check.sh) runs two.
+# when it ends.  A whole suite keeps 1.24 of two cores busy on average,
+# but two TCG guests on two cores slowed rx-capture from 24 s to 70 s and
+# two full suites side by side beside one more VM ran 2.5 times slower
+# each: not make check's default.
 jobs=${VM_JOBS:-1}
 if [ "$jobs" -le 1 ]; then
 	for arg in "${kernels[@]}"; do
