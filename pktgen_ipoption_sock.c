@@ -59,8 +59,12 @@ static int pg_ipo_family_nr = PF_IPOPTION;
 module_param_named(ipoption_family, pg_ipo_family_nr, int, 0444);
 MODULE_PARM_DESC(ipoption_family, "Number of the PF_IPOPTION socket family (25)");
 
-/* After the filter table: what a FORWARD or INPUT rule drops is never seen. */
-#define PG_IPO_PRIORITY		(NF_IP_PRI_FILTER + 1)
+/*
+ * After every other hook but conntrack's confirmation: what any FORWARD,
+ * INPUT or OUTPUT rule drops (the filter and security tables, firewalld's
+ * chains at filter + 10, later nft chains) is never stolen or copied.
+ */
+#define PG_IPO_PRIORITY		(NF_IP_PRI_LAST - 1)
 
 /* po->flags: the socket options */
 #define PG_IPO_LOCAL		BIT(0)	/* IPOPT_RECVLOCAL */
@@ -184,6 +188,8 @@ static struct sk_buff *pg_ipo_copy(const struct sk_buff *skb, int ifindex)
 			return NULL;
 		}
 	}
+	/* a sent packet may carry a departure time (TCP, SO_TXTIME) */
+	__net_timestamp(c);
 	PG_IPO_CB(c)->ifindex = ifindex;
 	return c;
 }
@@ -246,13 +252,20 @@ static bool pg_ipo_bridged(const struct sk_buff *skb)
 #endif
 }
 
-/* Whether a listener could send @skb again as it is (IP_HDRINCL). */
+/*
+ * Whether a listener could send @skb again as it is (IP_HDRINCL).  Not a
+ * source-routed packet at one of its hops: ip_forward_options() has yet
+ * to move its destination and pointer, so sent again as it is it comes
+ * back here until its TTL runs out.  Not multicast: ipmr runs FORWARD
+ * once per output interface.
+ */
 static bool pg_ipo_stealable(const struct sk_buff *skb, const struct net_device *out)
 {
 	const struct dst_entry *dst = skb_dst(skb);
 
 	if (skb_is_gso(skb) || IPCB(skb)->frag_max_size || !dst || !out ||
-	    pg_ipo_bridged(skb) || skb_network_offset(skb))
+	    pg_ipo_bridged(skb) || skb_network_offset(skb) ||
+	    IPCB(skb)->opt.srr_is_hit || ipv4_is_multicast(ip_hdr(skb)->daddr))
 		return false;
 	return skb->len <= min(dst_mtu(dst), READ_ONCE(out->mtu));
 }
@@ -587,8 +600,12 @@ static int pg_ipo_create(struct net *net, struct socket *sock, int protocol, int
 	type = pg_ipo_type_of(protocol);
 	if (type < 0)
 		return type;
-	/* like raw sockets, but in the initial user namespace only */
-	if (!kern && !capable(CAP_NET_RAW))
+	/*
+	 * Like raw sockets, in the initial user namespace only; and, since a
+	 * socket takes forwarded packets out of the path as NFQUEUE does,
+	 * CAP_NET_ADMIN too (CAP_NET_RAW alone is in containers' defaults).
+	 */
+	if (!kern && !(capable(CAP_NET_RAW) && capable(CAP_NET_ADMIN)))
 		return -EPERM;
 	if (!pn->ipo)
 		return -EAFNOSUPPORT;

@@ -9,7 +9,8 @@
 # and LOCAL_OUT with a finished CHECKSUM_PARTIAL checksum) without
 # stealing them; no listener, ip_forward=0, a killed listener and packets
 # over the egress MTU: forwarded normally (or not at all), never stolen;
-# EPERM without CAP_NET_RAW in the initial user namespace; rmmod refused
+# EPERM without CAP_NET_RAW and CAP_NET_ADMIN in the initial user
+# namespace; source-routed packets at R's hop not taken; rmmod refused
 # while a socket is open; the module parameter; a taken family number;
 # a namespace deleted under an open socket; argument fuzzing
 # (tests/lib/ipo_tool.c).
@@ -53,7 +54,8 @@ setup() {
 	R0IDX=$(ip netns exec "$R" cat /sys/class/net/r0/ifindex)
 	K1IDX=$(ip netns exec "$K" cat /sys/class/net/k1/ifindex)
 	cc -O2 -Wall -I"$INC" -o "$TMP/ipo_memo" "$LIB_DIR/ipo_memo.c" &&
-		cc -O2 -Wall -I"$INC" -o "$TMP/ipo_tool" "$LIB_DIR/ipo_tool.c"
+		cc -O2 -Wall -I"$INC" -o "$TMP/ipo_tool" "$LIB_DIR/ipo_tool.c" &&
+		cc -O2 -Wall -I"$INC" -o "$TMP/ipo_reinject" "$LIB_DIR/ipo_reinject.c"
 }
 
 declare -A PID
@@ -134,6 +136,34 @@ ktap_setup setup
 # ---- the module
 check "ipoption_family is 25 in /sys/module/pktgen/parameters" \
 	grep -qx 25 /sys/module/pktgen/parameters/ipoption_family
+
+# ---- a source-routed packet at this router's hop: never taken.  Its
+# destination and pointer move after FORWARD (ip_forward_options()), so
+# a listener that sent it again as it is would send it to R, which took
+# it again until its TTL ran out (the review's proof: 63 copies, none at
+# K).  Forwarded, once; the listener sees nothing.
+t_srr() {
+	local opt
+	# NOP, LSRR length 7, pointer 4, [KIP]
+	opt=01830704$(printf '%02x%02x%02x%02x' 10 98 2 2)
+	ip netns exec "$R" sysctl -qw net.ipv4.conf.all.accept_source_route=1 \
+		net.ipv4.conf.r0.accept_source_route=1 net.ipv4.conf.lo.accept_source_route=1 &&
+		ip netns exec "$K" sysctl -qw net.ipv4.conf.all.accept_source_route=1 \
+			net.ipv4.conf.k1.accept_source_route=1 || return 1
+	# control: no listener
+	bg "$K" u9 "$TMP/ipo_tool" udprecv 9999 1 8000 &&
+		ip netns exec "$S" "$TMP/ipo_tool" sendraw "$R0IP" "$opt" 1 && finished u9 &&
+		grep -qx 'udp 1' "$TMP/u9" || { echo "no listener:"; cat "$TMP/u9"; return 1; }
+	# the listener last, just before the packet: it ends after 8 s of
+	# silence, which a slow start of the sink could otherwise use up
+	bg "$K" us "$TMP/ipo_tool" udprecv 9999 1 20000 &&
+		bg "$R" ri "$TMP/ipo_reinject" 8000 &&
+		ip netns exec "$S" "$TMP/ipo_tool" sendraw "$R0IP" "$opt" 1 || return 1
+	wait_until 20 grep -q '^got' "$TMP/ri" && finished us || return 1
+	grep -qx 'udp 1' "$TMP/us" && grep -qx 'got 0' "$TMP/ri" ||
+		{ echo "--- listener:"; cat "$TMP/ri"; echo "--- sink:"; cat "$TMP/us"; return 1; }
+}
+sub "LSRR naming R, a reinjecting listener: forwarded once to K, not taken" t_srr
 
 # ---- arguments
 ktap_report < <(ip netns exec "$R" "$TMP/ipo_tool" fuzz 2>&1)
@@ -291,6 +321,12 @@ t_userns() {
 	[ "$out" = "errno 1" ] || { echo "root of a user namespace: $out"; return 1; }
 }
 sub "root of a user namespace (CAP_NET_RAW there only): EPERM" t_userns
+t_rawonly() {
+	local out
+	out=$(setpriv --bounding-set -net_admin "$TMP/ipo_tool" create ra)
+	[ "$out" = "errno 1" ] || { echo "CAP_NET_RAW without CAP_NET_ADMIN: $out"; return 1; }
+}
+sub "root with CAP_NET_RAW but not CAP_NET_ADMIN: EPERM" t_rawonly
 
 # ---- a namespace deleted under an open socket
 t_netns_del() {
