@@ -470,7 +470,11 @@ static int pg_ipopt_type_by_name(const char *name)
 	return -1;
 }
 
-/* "accept", "drop", "queue:N" with N 0-65535; *verdict as the hook returns it. */
+/*
+ * "accept", "drop", "queue:N" with N 0-65535; *verdict as the hook returns it.
+ * A queue verdict always bypasses a queue nobody listens on: a consumer that
+ * dies must not black-hole its option type until someone writes "accept".
+ */
 static int pg_ipopt_parse_action(const char *s, u32 *verdict)
 {
 	u16 qnum;
@@ -485,7 +489,7 @@ static int pg_ipopt_parse_action(const char *s, u32 *verdict)
 	}
 	if (strncmp(s, "queue:", 6) || !isdigit(s[6]) || kstrtou16(s + 6, 10, &qnum))
 		return -EINVAL;
-	*verdict = NF_QUEUE_NR(qnum);
+	*verdict = NF_QUEUE_NR(qnum) | NF_VERDICT_FLAG_QUEUE_BYPASS;
 	return 0;
 }
 
@@ -506,9 +510,6 @@ static int pg_ipopt_cmd_verdict(struct pg_ipopt_net *ipn, char **argv, int argc)
 				PG_IPOPT_ACTIONS);
 		return -EINVAL;
 	}
-	if (argc == 3)
-		verdict |= NF_VERDICT_FLAG_QUEUE_BYPASS;
-
 	/* a packet racing with the change may still get the old verdict */
 	WRITE_ONCE(ipn->verdict[t], verdict);
 	if (verdict == NF_ACCEPT)
@@ -516,7 +517,7 @@ static int pg_ipopt_cmd_verdict(struct pg_ipopt_net *ipn, char **argv, int argc)
 	else
 		WRITE_ONCE(ipn->act_mask, ipn->act_mask | BIT(t));
 	pg_ipopt_result(ipn, "OK: verdict %s=%s%s", pg_ipopt_names[t], argv[1],
-			argc == 3 ? " bypass" : "");
+			verdict & NF_VERDICT_FLAG_QUEUE_BYPASS ? " bypass" : "");
 	return 0;
 }
 

@@ -3,8 +3,9 @@
 #
 # The IPv4 option classifier (/proc/net/pktgen/ipopt): exact counts per
 # option type and per ingress interface on a router, packets without
-# options counted nowhere and still forwarded, verdicts (drop, queue with
-# and without bypass, the first non-accept type in packet order), reset,
+# options counted nowhere and still forwarded, verdicts (drop, queue, which
+# always bypasses a queue nobody listens on, the first non-accept type in
+# packet order), reset,
 # off, the write errors, and the lifecycle: the counted veth deleted, a
 # namespace deleted, rmmod, all while on and with packets arriving.
 #
@@ -178,9 +179,12 @@ check "rr drop: the sink gets the 200 others, no RR packet" sink_is 200
 ip_snap
 check "rr drop: counted anyway (rr 130, ra 110), dropped 130" eval '
 	ip_row r0 130 0 0 0 0 110 0 0 0 240 && ip_expect total.dropped 130 verdict.rr drop'
-check "verdict ra queue:5: OK" ip_cmd "verdict ra queue:5"
+check "verdict ra queue:5: OK, bypass implied" eval '
+	ip_cmd "verdict ra queue:5" && ip_snap && ip_expect verdict.ra "queue:5 bypass" &&
+	grep -qx "Result: OK: verdict ra=queue:5 bypass" <<<"$IP_TEXT"'
 check "ra x110 + ra:1 x120" send "ra=110" "ra:1=120"
-check "ra queue:5 without a listener drops: the sink gets the 120 ra_other" sink_is 120
+# no black hole: a queue:N nobody listens on (its consumer killed) passes
+check "ra queue:5 without a listener passes: the sink gets all 230" sink_is 230
 check "verdict ra queue:5 bypass: OK" ip_cmd "verdict ra queue:5 bypass"
 check "ra x110 + ra:1 x120 + ra,rr x25 + rr,ra x35" send \
 	"ra=110" "ra:1=120" "ra,rr:2=25" "rr:2,ra=35"
