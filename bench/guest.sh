@@ -14,7 +14,9 @@
 # in one VM as the stock comparison is.
 #
 # A cell is DEV/MODE/SIZE/THREADS (e.g. dummy/xmit/64/1t); --cells keeps
-# the cells matching one of the globs (default: all 46).  Cells are grouped (device and
+# the cells matching one of the globs (default: all 74).  The virtio and
+# e1000e cells need the NIC pairs of a check VM (tests/lib/vm.sh); where a
+# pair is absent its cells are left out, said on stderr.  Cells are grouped (device and
 # thread count, and the rate cells); for each of the N passes of a group
 # both modules run every cell of the group once, stock first in odd
 # passes and ours first in even ones (ABBA), so a change in host load
@@ -59,14 +61,32 @@ done
 # The modes: xmit_mode, clone_skb and burst of each; the modes per device.
 declare -A MODE_XM=(
 	[xmit]=start_xmit [xmit_clone100000]=start_xmit [xmit_burst32]=start_xmit
+	[xmit_flows1024]=start_xmit
 	[netif_receive]=netif_receive [netif_receive_burst32]=netif_receive
 	[queue_xmit]=queue_xmit)
 declare -A MODE_CLONE=([xmit_clone100000]=100000)
 declare -A MODE_BURST=([xmit_burst32]=32 [netif_receive_burst32]=32)
-# veth has no IFF_TX_SKB_SHARING: no clone_skb, no start_xmit burst
+# veth has no IFF_TX_SKB_SHARING: no clone_skb, no start_xmit burst.
+# (MODES_<dev> are read through group_cells' nameref.)
+# shellcheck disable=SC2034
 MODES_dummy="xmit xmit_clone100000 xmit_burst32 netif_receive
-	netif_receive_burst32 queue_xmit"
-MODES_veth="xmit netif_receive netif_receive_burst32 queue_xmit"
+	netif_receive_burst32 queue_xmit xmit_flows1024"
+# shellcheck disable=SC2034
+MODES_veth="xmit netif_receive netif_receive_burst32 queue_xmit xmit_flows1024"
+# Real NICs: what reaches the driver; netif_receive never does (it is
+# dummy's cell whatever the device)
+MODES_virtio="xmit xmit_clone100000 xmit_burst32 queue_xmit xmit_flows1024"
+# shellcheck disable=SC2034
+MODES_e1000e=$MODES_virtio
+# xmit_flows1024, the traffic users send: 1024 concurrent flows (a flow
+# keeps its destination for FLOWLEN packets, as upstream's "flows" and
+# "flowlen": only the destination address is per flow, so it needs a
+# range of 1024 addresses), random destinations (IPDST_RND, as upstream's
+# pktgen.conf-1-1-flows) and random UDP source ports (UDPSRC_RND, which
+# needs udp_src_min < udp_src_max to do anything), clone_skb 0.
+FLOWS=1024 FLOWLEN=10
+FLOW_DST_MIN=198.18.0.0 FLOW_DST_MAX=198.18.3.255
+FLOW_SPORT_MIN=1024 FLOW_SPORT_MAX=65535
 SIZES="64 1500"
 
 # group_cells GROUP: the cells of GROUP, one "DEV/MODE/SIZE/THREADS" a line.
@@ -91,7 +111,7 @@ group_cells() {
 	done
 }
 
-GROUPS_ALL="dummy-1t rate veth-rate veth-1t dummy-2t veth-2t"
+GROUPS_ALL="dummy-1t rate veth-rate veth-1t virtio-1t e1000e-1t dummy-2t veth-2t"
 
 selected() {	# CELL: matches one of the --cells globs
 	local g globs
@@ -105,12 +125,57 @@ selected() {	# CELL: matches one of the --cells globs
 
 # ---------------------------------------------------------------- setup
 NS="" PEER_NS=""
+# the interface of a cell's DEV in $NS, and the MAC its frames go to
+declare -A IFNAME=([dummy]=dummy0 [veth]=veth0)
+declare -A PEER_MAC=([dummy]=$DST_MAC [veth]=$DST_MAC)
 setup_net() {
 	ns_create NS && ns_create PEER_NS || return 1
 	dummy_create "$NS" dummy0 || return 1
 	veth_create "$NS" veth0 "$PEER_NS" veth1 || return 1
 	# the peer takes the frames as its own and drops them in IP (no route)
 	ip -n "$PEER_NS" link set veth1 address "$DST_MAC"
+}
+
+# The NIC pairs of a check VM, by the MACs tests/lib/vm.sh gives them
+# (52:54:00:00:P:0N; P 01 virtio-net, 02 e1000e, each pair on a QEMU hub).
+declare -A NIC_PAIR=([virtio]=01 [e1000e]=02)
+
+nic_by_mac() {	# MAC: the interface of the initial netns with that MAC
+	local d mac
+	for d in /sys/class/net/*; do
+		read -r mac <"$d/address" 2>/dev/null && [ "$mac" = "$1" ] &&
+			{ echo "${d##*/}"; return 0; }
+	done
+	return 1
+}
+
+carrier_up() { [ "$(ip netns exec "$1" cat "/sys/class/net/$2/carrier")" = 1 ]; }
+
+# setup_nic DEV: NIC 1 of DEV's pair into $NS to send, NIC 2 into $PEER_NS,
+# up; the frames go to NIC 2's MAC, so the peer takes them as its own and
+# drops them in IP, as veth1 does: the same work per frame as the veth
+# cells on the receiving side, in the same guest.  Only when a cell of
+# DEV is selected: bench-smoke's VM keeps its NICs where nic-drivers.sh
+# looks for them, and spends no time on them.
+setup_nic() {
+	local p=${NIC_PAIR[$1]} tx rx
+	[ -z "${IFNAME[$1]:-}" ] || return 0
+	if ! tx=$(nic_by_mac "52:54:00:00:$p:01") ||
+	   ! rx=$(nic_by_mac "52:54:00:00:$p:02"); then
+		echo "# bench: no $1 pair (52:54:00:00:$p:0N): its cells left out" >&2
+		return 1
+	fi
+	if ! { ip link set "$tx" netns "$NS" && ip link set "$rx" netns "$PEER_NS" &&
+	       _dev_prep "$NS" "$tx" && _dev_prep "$PEER_NS" "$rx" &&
+	       wait_until 15 carrier_up "$NS" "$tx" &&
+	       wait_until 15 carrier_up "$PEER_NS" "$rx"; }; then
+		echo "# bench: $1 pair ($tx, $rx) not up" >&2
+		return 1
+	fi
+	IFNAME[$1]=$tx PEER_MAC[$1]=52:54:00:00:$p:02
+	echo "# bench: $1: $tx ($(ip netns exec "$NS" readlink "/sys/class/net/$tx/device/driver" |
+		sed 's|.*/||'), qdisc $(tc -n "$NS" qdisc show dev "$tx" | head -n 1 |
+		cut -d' ' -f2)) -> $rx in the peer netns"
 }
 
 # load MODULE: stock (modprobe) or ours (insmod $PKTGEN_KO), checked by
@@ -151,16 +216,17 @@ pgs_cached() {	# DEV KEY VALUE: "KEY VALUE" unless the device has it
 }
 
 add_devices() {	# GROUP: dev@i on kpktgend_i for its threads
-	local dev=${1%-*} t=${1#*-} i d
+	local dev=${1%-*} t=${1#*-} i d mac
 	[ "$1" = rate ] && dev=dummy t=1t
 	[ "$1" = veth-rate ] && dev=veth t=1t
-	[ "$dev" = veth ] && dev=veth0 || dev=dummy0
+	mac=${PEER_MAC[$dev]} dev=${IFNAME[$dev]}
 	RUN_DEVS=() CUR=()
 	for ((i = 0; i < ${t%t}; i++)); do
 		d=$dev@$i
 		pgs "kpktgend_$i" "add_device $d" && pgs "$d" "count 0" &&
-			pgs "$d" "dst $DST" && pgs "$d" "dst_mac $DST_MAC" || return 1
+			pgs "$d" "dst $DST" && pgs "$d" "dst_mac $mac" || return 1
 		CUR[$d xmit_mode]=start_xmit CUR[$d clone_skb]=0 CUR[$d burst]=1
+		CUR[$d flows]=0
 		RUN_DEVS+=("$d")
 	done
 }
@@ -181,11 +247,33 @@ configure() {
 		pgs_cached "$d" xmit_mode "${MODE_XM[$mode]:-start_xmit}" &&
 			pgs_cached "$d" pkt_size $((size - 4)) &&
 			pgs_cached "$d" clone_skb "$clone" &&
-			pgs_cached "$d" burst "$burst" || return 1
+			pgs_cached "$d" burst "$burst" &&
+			set_flows "$d" "$mode" || return 1
 		case $mode in
 		ratep*) pgs "$d" "ratep $2" || return 1 ;;
 		rate*) pgs "$d" "rate $2" || return 1 ;;
 		esac
+	done
+}
+
+# set_flows DEV MODE: the flow settings of xmit_flows1024 on DEV, or
+# their undo after it (only then: the other cells write nothing more)
+set_flows() {
+	local c cmds
+	if [ "$2" = xmit_flows1024 ]; then
+		[ "${CUR[$1 flows]}" = "$FLOWS" ] && return 0
+		cmds=("flows $FLOWS" "flowlen $FLOWLEN" "dst_min $FLOW_DST_MIN"
+		      "dst_max $FLOW_DST_MAX" "udp_src_min $FLOW_SPORT_MIN"
+		      "udp_src_max $FLOW_SPORT_MAX" "flag IPDST_RND" "flag UDPSRC_RND")
+		CUR[$1 flows]=$FLOWS
+	else
+		[ "${CUR[$1 flows]}" = 0 ] && return 0
+		cmds=("flows 0" "flag !IPDST_RND" "flag !UDPSRC_RND" "dst_min $DST"
+		      "dst_max $DST" "udp_src_min 9" "udp_src_max 9")
+		CUR[$1 flows]=0
+	fi
+	for c in "${cmds[@]}"; do
+		pgs "$1" "$c" || return 1
 	done
 }
 
@@ -328,6 +416,9 @@ run_group() {	# GROUP
 		printf '%s\n' "${cells[@]}"
 		return 0
 	fi
+	case $1 in
+	virtio-*|e1000e-*) setup_nic "${1%-*}" || return 0 ;;
+	esac
 	[ "$1" = rate ] && HALF_PPS=$(half_pps)
 	for ((p = 1; p <= RUNS; p++)); do
 		order="stock ours"

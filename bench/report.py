@@ -190,6 +190,7 @@ def header(meta):
         ("Guest CPU", meta.get("guest_cpu")),
         ("Host CPU", meta.get("host_cpu")),
         ("Host load (uptime)", meta.get("host_load")),
+        ("Command", meta.get("command") and f"`{meta['command']}`"),
         ("Method", f"{meta.get('runs', '?')} runs per module and cell, "
          f"{meta.get('secs', '?')} s each (count 0, ended by `stop`), {BASE} "
          "and ours alternating per group of cells (ABBA); median (min-max) "

@@ -33,6 +33,7 @@ set -u
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 BENCH=$REPO/bench
+cmdline="bench/run.sh${*:+ $(printf '%q ' "$@")}"	# for the report
 kernel=6.12 build=1 quick="" args=() guest=guest.sh base_rev="" icount="" cells_given=0 guest_cpu=""
 
 usage() {
@@ -74,6 +75,7 @@ host_meta() {	# FILE LOAD_BEFORE
 	{
 		echo "host_cpu=$cpu ($(nproc) cores)"
 		echo "host_load=before: $2; after: $(uptime)"
+		echo "command=${cmdline% } (at $(git -C "$REPO" describe --always --dirty))"
 		echo "vm=virtme-ng $(vng --version 2>/dev/null | awk '{print $2}')," \
 			"QEMU TCG (--disable-kvm, as tests/lib/vm.sh)" \
 			"${icount:+with -icount shift=0,sleep=off: guest time counts instructions, pps = packets per 10^9 guest instructions}" \
