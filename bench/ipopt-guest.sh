@@ -5,7 +5,8 @@
 # bench/ipopt.sh through tests/lib/vm.sh): what a router pays to forward
 # IPv4 packets with options, with pktgen's classifier off and on, and with
 # the packets intercepted by tools/ipodump and reinjected (RA through
-# IP_ROUTER_ALERT, RR through the classifier's NFQUEUE verdict).
+# the PF_IPOPTION family, the memo's interface, and through an
+# IP_ROUTER_ALERT socket; RR through the classifier's NFQUEUE verdict).
 #
 #   netns S: pktgen, s0 --veth-- r0 netns R (ip_forward) r1 --veth-- k0 netns K: pgrx
 #
@@ -35,12 +36,12 @@ done
 IPS=10.71.0.1 IPR0=10.71.0.254 IPR1=10.72.0.254 IPK=10.72.0.2 DST=10.73.0.2
 IPOD=$(cd "$(dirname "$0")/.." && pwd)/tools/ipodump
 # cell: ip_opt, classifier (off|on), interception (none|ra|rr)
-CELLS=(plain ra plain_cls ra_cls rr_cls ra_ipodump rr_nfqueue)
+CELLS=(plain ra plain_cls ra_cls rr_cls ra_ipodump ra_ralert rr_nfqueue)
 declare -A C_OPT=([plain]=none [ra]=ra [plain_cls]=none [ra_cls]=ra [rr_cls]=rr:2
-	[ra_ipodump]=ra [rr_nfqueue]=rr:2)
+	[ra_ipodump]=ra [ra_ralert]=ra [rr_nfqueue]=rr:2)
 declare -A C_CLS=([plain]=off [ra]=off [plain_cls]=on [ra_cls]=on [rr_cls]=on
-	[ra_ipodump]=off [rr_nfqueue]=on)
-declare -A C_TAKE=([ra_ipodump]=ra [rr_nfqueue]=rr)
+	[ra_ipodump]=off [ra_ralert]=off [rr_nfqueue]=on)
+declare -A C_TAKE=([ra_ipodump]=ra [ra_ralert]=ralert [rr_nfqueue]=rr)
 
 lib_tmpdir >/dev/null
 TMP=$_LIB_TMP
@@ -70,13 +71,14 @@ send() {	# CMD...: configure s0, run it to the end; $TMP/result: its Result
 	_PG_NS=$S pg_result s0 >"$TMP/result"
 }
 
-# ipodump in R taking KIND (ra: IP_ROUTER_ALERT; rr: NFQUEUE 3), its output
-# thrown away; returns once it intercepts
+# ipodump in R taking KIND (ra: PF_IPOPTION; ralert: IP_ROUTER_ALERT; rr:
+# NFQUEUE 3), its output thrown away; returns once it intercepts
 ipod_start() {
 	: >"$TMP/ipod.err"
-	local q=()
-	[ "$1" = ra ] || q=(-Q 3)
-	ip netns exec "$R" python3 -S "$IPOD" -T "$1" "${q[@]}" >/dev/null 2>"$TMP/ipod.err" &
+	local a=(-T "$1")
+	[ "$1" = ralert ] && a=(--router-alert -T ra)
+	[ "$1" = rr ] && a=(-T rr -Q 3)
+	ip netns exec "$R" python3 -S "$IPOD" "${a[@]}" >/dev/null 2>"$TMP/ipod.err" &
 	IPOD_PID=$!
 	wait_until 120 grep -q '^ipodump: intercepting' "$TMP/ipod.err"
 }

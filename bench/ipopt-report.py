@@ -19,8 +19,9 @@ CELLS = [
     ('plain_cls', 'no options, classifier on', 'plain', ''),
     ('ra_cls', 'RA, classifier on (counted)', 'ra', '44.59 µs (options seen, +9%)'),
     ('rr_cls', 'RR, classifier on (counted)', 'plain', ''),
-    ('ra_ipodump', 'RA, intercepted by ipodump -T ra', 'ra',
+    ('ra_ipodump', 'RA, intercepted by ipodump -T ra (PF_IPOPTION)', 'ra',
      '124.64 µs (+206%), 8,023 pps max'),
+    ('ra_ralert', 'RA, intercepted by ipodump --router-alert -T ra', 'ra', ''),
     ('rr_nfqueue', 'RR, intercepted by ipodump -T rr (NFQUEUE)', 'rr_cls', ''),
 ]
 

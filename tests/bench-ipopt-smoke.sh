@@ -11,7 +11,7 @@
 . "$(dirname "$0")/lib/lib.sh"
 
 BENCH=$(cd "$(dirname "$0")/../bench" && pwd)
-CELLS="plain ra plain_cls ra_cls rr_cls ra_ipodump rr_nfqueue"
+CELLS="plain ra plain_cls ra_cls rr_cls ra_ipodump ra_ralert rr_nfqueue"
 
 ktap_header
 if ! pg_is_ours; then

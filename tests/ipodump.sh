@@ -7,20 +7,24 @@
 #   netns S                 netns R (ip_forward=1)              netns K
 #   +-----------------+     +------------------------------+     +------------+
 #   | pktgen on s0    |veth | r0 10.61.0.254  10.62.0.254 r1| veth| k0         |
-#   | s0 10.61.0.1/24 |---->|  ipodump (listen / -T)        |---->| 10.62.0.2  |
+#   | s0 10.61.0.1/24 |---->|  ipodump (family / listen)     |---->| 10.62.0.2  |
 #   +-----------------+     +------------------------------+     | ipodump    |
 #                                                                  +------------+
 # Packets go to 10.63.0.2, routed by R via K; K does not forward (silent
 # drop, no ICMP back), so the only option packets are the ones sent.  All
 # neighbours are static: no ARP.  Every ipodump runs with a timeout.
 #
-#  1. listening in R (-i, -c) and in K: every form decoded, before and
+#  1. --listen in R (-i, -c) and in K: every form decoded, before and
 #     after the router (RR filled, TS stamped, source routes dropped);
 #     one listener per filter selects only its type; -x, -s, -I
-#  2. -T ra: the kernel forwards none (ForwDatagrams +0), ipodump reinjects
-#     each exactly once (K gets N, TTL - 1); after ipodump exits the kernel
-#     forwards them again; -T rsvp and -T rtcp take only their packets
-#  3. NFQUEUE control (-T rr,ts through a stand-in control file), errors
+#  2. the default, PF_IPOPTION (protocol 0) in R: RR and RA packets, the
+#     kernel forwards none (ForwDatagrams +0), ipodump prints and reinjects
+#     each, K gets each once and in order; after kill -9 the kernel
+#     forwards the next ones; -T rtcp (family, --timers) and --router-alert
+#     -T rsvp take only their packets
+#  3. NFQUEUE control (--nfqueue -T rr,ts through a stand-in control
+#     file), errors, the -i IFNAME hint
+#  4. --nfqueue -T rr with real packets through the classifier
 
 . "$(dirname "$0")/lib/lib.sh"
 . "$(dirname "$0")/lib/rx-lib.sh"
@@ -141,13 +145,13 @@ ktap_setup setup
 # ------------------------------------------------------------ 1. listening
 NR=$(( ${#FORMS[@]} * PER ))
 IPOD_PIDS=()
-ipod_start r_all "$R" -i -c "$NR"
-ipod_start k_all "$K" -c 16	# the forms R forwards: rr ts x3 ra x2 sec unknown
-ipod_start f_rr "$R" -I r0 rr
-ipod_start f_ra "$R" -x ra
-ipod_start f_sec "$R" -x -s 40 sec
+ipod_start r_all "$R" --listen -i -c "$NR"
+ipod_start k_all "$K" --listen -c 16	# the forms R forwards: rr ts x3 ra x2 sec unknown
+ipod_start f_rr "$R" --listen -I r0 rr
+ipod_start f_ra "$R" --listen -x ra
+ipod_start f_sec "$R" --listen -x -s 40 sec
 for f in ts lsrr ssrr rsvp rtcp; do
-	ipod_start "f_$f" "$R" "$f"
+	ipod_start "f_$f" "$R" --listen "$f"
 done
 ipod_started "10 listeners started (packet socket + BPF)"
 ktap_diag "listeners ready after ${SECONDS}s"
@@ -164,17 +168,30 @@ err_run() {	# NAME [PRE...] -- ARGS...: ipodump in R, stderr and status kept
 }
 ERR_RUNS=""
 NOPRIV=(setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all)
-err_run noctl -- "${RUN[@]}" -T rr
-err_run filter -- "$IPOD" bogus
-err_run mixed -- "${RUN[@]}" -T ra,rr
-err_run count -- "${RUN[@]}" -c x
-err_run noif -- "${RUN[@]}" -I nosuch0
+FAMILY=/sys/module/pktgen/parameters/ipoption_family
+if ip netns exec "$R" test -e /proc/net/pktgen/ipopt; then
+	CLASSIFIER=1
+else
+	CLASSIFIER=0
+	err_run noctl -- "${RUN[@]}" --nfqueue -T rr
+fi
+err_run hint -- "$IPOD" -i eth1		# by its #! line
+err_run nofam env IPODUMP_FAMILY="$TMP/nosuch" -- "${RUN[@]}" -c 1
+# the errors found before any socket opens: one python for all of them
+( ip netns exec "$R" python3 -S "$LIB_DIR/ipodump_argv.py" "$IPOD" "$TMP" \
+	"filter=bogus" "mixed=--router-alert -T ra,rr" "count=-c x" \
+	"noif=-I nosuch0" "ifword=r0" >"$TMP/argv.log" 2>&1 ) &
+ERR_RUNS+=" filter mixed count noif ifword"
 if command -v setpriv >/dev/null; then
-	err_run nopriv "${NOPRIV[@]}" -- "${RUN[@]}" -c 1
+	if [ -e "$FAMILY" ]; then
+		err_run nopriv "${NOPRIV[@]}" -- "${RUN[@]}" -c 1
+	else	# the stock module: the packet socket's check
+		err_run nopriv "${NOPRIV[@]}" -- "${RUN[@]}" --listen -c 1
+	fi
 fi
 CTL=$TMP/ipopt-ctl
 : >"$CTL"
-IPODUMP_IPOPT=$CTL ipod_start q "$R" -T rr,ts -Q 5
+IPODUMP_IPOPT=$CTL ipod_start q "$R" --nfqueue -T rr,ts -Q 5
 
 send_forms >"$TMP/send.log" 2>&1
 check "sent ${#FORMS[@]} ip_opt forms x $PER with pktgen" eval '! grep . "$TMP/send.log" || { cat "$TMP/send.log"; false; }'
@@ -198,56 +215,86 @@ done
 
 ktap_diag "section 1 done after ${SECONDS}s"
 
-# ------------------------------------------------------------ 2. router alert
+# ------------------------------------------------------------ 2. PF_IPOPTION
+# The default in R: one protocol 0 socket takes every option packet the
+# kernel is about to forward (after its TTL decrement); ipodump prints it
+# and reinjects it as it is.  Beside it, a family socket for RTCP with
+# router alert (--timers) and an IP_ROUTER_ALERT socket for RSVP, idle
+# until the raw packets of the last part.  One start for all four.
 N=20
-tx_set "$S" s0 "ip_opt ra" "count $N" >/dev/null
-IPOD_PIDS=()
-ipod_start t_ra "$R" -i -T ra -c "$N"
-ipod_start k_ra "$K" -c "$N"
-ipod_started "-T ra and a listener in K started"
-k0=$(k_rx) f0=$(r_snmp ForwDatagrams)
-tx_run "$S"
-check "-T ra -c $N: exits by itself" wait_until 30 test -e "$TMP/t_ra.rc"
-wait_until 10 test -e "$TMP/k_ra.rc"
-k1=$(k_rx) f1=$(r_snmp ForwDatagrams)
-check "-T ra: exit 0, $N printed, $N reinjected, 0 dropped" eval '
-	[ "$(cat "$TMP/t_ra.rc")" = 0 ] &&
-	has "$TMP/t_ra.err" "^ipodump: $N packets printed, $N reinjected, 0 dropped$"'
-chk intercept "$TMP/t_ra.out" "-T ra: the $N intercepted packets printed (r0, ttl 32, RA 0)" \
-	"$N" " r0 10\.61\.0\.1 > 10\.63\.0\.2: udp 9 > 9, len 186, ttl 32, .* \| ra len 4 value 0"
-check "while intercepted: the kernel forwarded none (ForwDatagrams +$((f1 - f0)))" \
-	test $((f1 - f0)) -eq 0
-check "while intercepted: K got each exactly once (rx_packets +$((k1 - k0)))" test $((k1 - k0)) -eq "$N"
-chk intercept "$TMP/k_ra.out" "reinjected packets at K: ttl 31, RA kept, length kept" \
-	"$N" "^\S+ 10\.61\.0\.1 > 10\.63\.0\.2: udp 9 > 9, len 186, ttl 31, .* \| ra len 4 value 0 "
-k0=$(k_rx) f0=$(r_snmp ForwDatagrams)
-tx_run "$S"
-wait_until 5 eval '[ $(( $(k_rx) - k0 )) -ge $N ]'
-k1=$(k_rx) f1=$(r_snmp ForwDatagrams)
-check "after ipodump exits: forwarded by the kernel again (ForwDatagrams +$((f1 - f0)), K +$((k1 - k0)))" \
-	test $((f1 - f0)) -eq "$N" -a $((k1 - k0)) -eq "$N"
-
-IPOD_PIDS=()
-ipod_start t_rsvp "$R" -T rsvp -c 3
-ipod_start t_rtcp "$R" -T rtcp -c 3
-ipod_started "-T rsvp and -T rtcp started"
-k0=$(k_rx) f0=$(r_snmp ForwDatagrams)
-# UDP + RA but not RTCP (rtcp takes it and reinjects it), RSVP, RTCP RR
-send_raw 17:94040000:3:0102030405060708 46:94040000:3 17:94040000:3:81c9000700000000
-wait_until 30 eval 'test -e "$TMP/t_rsvp.rc" && test -e "$TMP/t_rtcp.rc"'
-wait_until 5 eval '[ $(( $(k_rx) - k0 )) -ge 9 ]'
-k1=$(k_rx) f1=$(r_snmp ForwDatagrams)
-chk intercept "$TMP/t_rsvp.out" "-T rsvp: 3 RSVP packets printed" 3 \
-	": rsvp, len 32, ttl 32, id 100[012], optlen 4 \| ra len 4 value 0"
-chk intercept "$TMP/t_rtcp.out" "-T rtcp: only the 3 RTCP packets printed" 3 \
-	": udp 5004 > 5005 rtcp, len 40, ttl 32, .* \| ra len 4 value 0"
-chk_run
-ktap_diag "t_ra:"$'\n'"$(head -n 4 "$TMP/t_ra.out")"$'\n'"t_rtcp:"$'\n'"$(cat "$TMP/t_rtcp.out" "$TMP/t_rtcp.err")"
-check "-T rtcp: 6 reinjected (3 RTCP + 3 other UDP with RA), -T rsvp: 3" eval '
-	has "$TMP/t_rtcp.err" "^ipodump: 3 packets printed, 6 reinjected, 0 dropped" &&
-	has "$TMP/t_rsvp.err" "^ipodump: 3 packets printed, 3 reinjected, 0 dropped"'
-check "K got all 9 once (+$((k1 - k0))), kernel forwarded none (+$((f1 - f0)))" \
-	test $((k1 - k0)) -eq 9 -a $((f1 - f0)) -eq 0
+SEC2_CHECKS=10
+fam_section() {
+	local k0 f0 k1 f1 pid
+	tx_set "$S" s0 "count $N" >/dev/null
+	IPOD_PIDS=()
+	ipod_start t_fam "$R" -i
+	ipod_start k_fam "$K" --listen -c $((3 * N))
+	ipod_start t_rtcp "$R" -T rtcp -c 3 --timers
+	ipod_start t_rsvp "$R" --router-alert -T rsvp -c 3
+	ipod_started "PF_IPOPTION (default, -T rtcp --timers), --router-alert -T rsvp in R, --listen in K started"
+	k0=$(k_rx) f0=$(r_snmp ForwDatagrams)
+	tx_set "$S" s0 "ip_opt rr:2" && tx_run "$S" &&
+		tx_set "$S" s0 "ip_opt ra" && tx_run "$S"
+	wait_until 30 eval '[ "$(grep -c "^[0-9]" "$TMP/t_fam.out")" -ge $((2 * N)) ] &&
+		[ $(( $(k_rx) - k0 )) -ge $((2 * N)) ]'
+	sleep 1
+	k1=$(k_rx) f1=$(r_snmp ForwDatagrams)
+	# (ForwDatagrams is no witness here: since 6.6 or so the kernel counts
+	# it before the FORWARD hook; the RR slots are, below)
+	ktap_diag "while intercepted: ForwDatagrams +$((f1 - f0))"
+	check "while intercepted: ipodump printed $((2 * N)), K got $((2 * N)) (+$((k1 - k0))): none forwarded twice" \
+		test "$(grep -c "^[0-9]" "$TMP/t_fam.out")" -eq $((2 * N)) -a $((k1 - k0)) -eq $((2 * N))
+	# at FORWARD the TTL is decremented and the RR slot holds the address
+	# of the interface the packet came in on (ip_options_compile() wrote it
+	# on input); the kernel's own forwarding writes the outgoing one
+	# (ip_forward_options(), after the hook): ipodump reinjects as it is
+	chk inorder "$TMP/t_fam.out" "PF_IPOPTION in R: the $N RR then $N RA packets printed once each, in order (r0, ttl 31)" \
+		"$N" " r0 10\.61\.0\.1 > 10\.63\.0\.2: udp 9 > 9, len 186, ttl 31, .* \| rr len 11 ptr 8: 10\.61\.0\.254 \^0\.0\.0\.0" \
+		"$N" " r0 10\.61\.0\.1 > 10\.63\.0\.2: udp 9 > 9, len 186, ttl 31, .* \| ra len 4 value 0 "
+	# kill -9: no summary, no cleanup in ipodump; the socket's close puts
+	# forwarding back in the kernel, so the very next packet is forwarded
+	pid=$(pgrep -P "$(cat "$TMP/t_fam.pid")")
+	kill -KILL "$pid"
+	wait_until 10 test -e "$TMP/t_fam.rc"
+	k0=$(k_rx) f0=$(r_snmp ForwDatagrams)
+	tx_set "$S" s0 "ip_opt rr:2" && tx_run "$S"
+	wait_until 10 eval '[ $(( $(k_rx) - k0 )) -ge $N ] && test -e "$TMP/k_fam.rc"'
+	k1=$(k_rx) f1=$(r_snmp ForwDatagrams)
+	check "kill -9 of ipodump (rc $(cat "$TMP/t_fam.rc")): the next $N packets forwarded by the kernel (ForwDatagrams +$((f1 - f0)), K +$((k1 - k0)))" \
+		test "$(cat "$TMP/t_fam.rc")" = 137 -a $((f1 - f0)) -eq "$N" -a $((k1 - k0)) -eq "$N"
+	chk inorder "$TMP/k_fam.out" "at K: each packet once, in order (consecutive ids), ttl 31: $N RR and $N RA as reinjected (r0's address), then $N RR the kernel forwarded (r1's)" \
+		"$N" "^\S+ 10\.61\.0\.1 > 10\.63\.0\.2: udp 9 > 9, len 186, ttl 31, .* \| rr len 11 ptr 8: 10\.61\.0\.254 \^0\.0\.0\.0" \
+		"$N" "^\S+ 10\.61\.0\.1 > 10\.63\.0\.2: udp 9 > 9, len 186, ttl 31, .* \| ra len 4 value 0 " \
+		"$N" "^\S+ 10\.61\.0\.1 > 10\.63\.0\.2: udp 9 > 9, len 186, ttl 31, .* \| rr len 11 ptr 8: 10\.62\.0\.254 \^0\.0\.0\.0"
+	k0=$(k_rx) f0=$(r_snmp ForwDatagrams)
+	# UDP + RA but not RTCP (forwarded by the kernel), RSVP, RTCP RR
+	send_raw 17:94040000:3:0102030405060708 46:94040000:3 17:94040000:3:81c9000700000000
+	wait_until 30 eval 'test -e "$TMP/t_rsvp.rc" && test -e "$TMP/t_rtcp.rc"'
+	wait_until 5 eval '[ $(( $(k_rx) - k0 )) -ge 9 ]'
+	k1=$(k_rx) f1=$(r_snmp ForwDatagrams)
+	chk intercept "$TMP/t_rsvp.out" "--router-alert -T rsvp: 3 RSVP packets printed (ttl 32: before forwarding)" 3 \
+		": rsvp, len 32, ttl 32, id 100[012], optlen 4 \| ra len 4 value 0"
+	chk intercept "$TMP/t_rtcp.out" "-T rtcp (IP_RECVRTCP): only the 3 RTCP packets printed (ttl 31)" 3 \
+		": udp 5004 > 5005 rtcp, len 40, ttl 31, id 100[012], .* \| ra len 4 value 0"
+	chk timers "$TMP/t_rtcp.err" 3
+	chk_run
+	ktap_diag "t_fam:"$'\n'"$(head -n 4 "$TMP/t_fam.out")"$'\n'"t_rtcp:"$'\n'"$(cat "$TMP/t_rtcp.out" "$TMP/t_rtcp.err")"
+	check "-c 3: both exit 0 by themselves; -T rtcp and --router-alert -T rsvp: 3 reinjected each" eval '
+		[ "$(cat "$TMP/t_rtcp.rc")$(cat "$TMP/t_rsvp.rc")" = 00 ] &&
+		has "$TMP/t_rtcp.err" "^ipodump: 3 packets printed, 3 reinjected, 0 dropped$" &&
+		has "$TMP/t_rsvp.err" "^ipodump: 3 packets printed, 3 reinjected, 0 dropped$"'
+	# 3 + 3 reinjected: K gets 9 only if the kernel forwarded exactly the
+	# other 3 (ForwDatagrams +$((f1 - f0)): see above)
+	check "K got all 9 once (+$((k1 - k0))): 3 RSVP and 3 RTCP reinjected, the 3 other UDP forwarded by the kernel" \
+		test $((k1 - k0)) -eq 9
+}
+if [ -e "$FAMILY" ]; then
+	fam_section
+else
+	for i in $(seq "$SEC2_CHECKS"); do
+		ktap_skip "PF_IPOPTION ($i)" "no $FAMILY (stock pktgen)"
+	done
+fi
 
 ktap_diag "section 2 done after ${SECONDS}s"
 
@@ -268,24 +315,36 @@ err_runs_done() {
 	done
 }
 wait_until 60 err_runs_done
-if [ -e /proc/net/pktgen/ipopt ] || ip netns exec "$R" test -e /proc/net/pktgen/ipopt; then
-	ktap_skip "-T rr without the classifier: exit 1" "the classifier is present"
+if [ "$CLASSIFIER" = 1 ]; then
+	ktap_skip "--nfqueue -T rr without the classifier: exit 1" "the classifier is present"
 else
-	check "-T rr without /proc/net/pktgen/ipopt: says so, exit 1" \
+	check "--nfqueue -T rr without /proc/net/pktgen/ipopt: says so, exit 1" \
 		err_is noctl 1 "^ipodump: /proc/net/pktgen/ipopt not found: -T rr needs pktgen's IPv4 option classifier"
 fi
-check "-T rr,ts -Q 5: NFQUEUE 5 bound over netlink, verdicts set, restored on SIGTERM" eval '
+check "--nfqueue -T rr,ts -Q 5: NFQUEUE 5 bound over netlink, verdicts set, restored on SIGTERM" eval '
 	has "$TMP/q.err" "^ipodump: intercepting rr,ts \(.* verdict queue:5, NFQUEUE\)" &&
 	has "$TMP/q.err" "^ipodump: 0 packets printed, 0 accepted" &&
 	[ "$(cat "$CTL")" = "$(printf "on\nverdict rr queue:5\nverdict ts queue:5\nverdict rr accept\nverdict ts accept")" ] ||
 	{ cat "$CTL"; false; }'
-check "bad filter (run by its #! line): exit 2" err_is filter 2 '^ipodump: bad filter "bogus"'
-check "mixed expression: exit 2" err_is mixed 2 '^ipodump: bad expression "ra,rr": .* do not mix'
+check "tcpdump's habit, -i eth1 (run by its #! line): the -I hint, exit 2" \
+	err_is hint 2 "^ipodump: -i takes no interface: .*; to take packets from eth1 only, use -I eth1$"
+check "an interface name as a filter (r0): the -I hint, exit 2" \
+	err_is ifword 2 '^ipodump: "r0" is an interface, not a filter: .* use -I r0$'
+check "bad filter: exit 2" err_is filter 2 '^ipodump: bad filter "bogus"'
+check "--router-alert -T ra,rr: bad expression, exit 2" \
+	err_is mixed 2 '^ipodump: bad expression "ra,rr" \(--router-alert: ra rsvp rtcp\)'
 check "bad count: exit 2" err_is count 2 '^ipodump: bad count "x"'
 check "no such interface: exit 1" err_is noif 1 '^ipodump: no such interface: nosuch0'
+check "no PF_IPOPTION (the parameter file missing): names the cause and the fallbacks, exit 1" \
+	err_is nofam 1 "^ipodump: PF_IPOPTION not available: no $TMP/nosuch \(pktgen.ko with the socket family is not loaded\); without it: --listen .*--router-alert .*--nfqueue"
 if command -v setpriv >/dev/null; then
-	check "unprivileged (setpriv nobody): 'needs CAP_NET_RAW', exit 1" \
-		err_is nopriv 1 "^ipodump: needs CAP_NET_RAW$"
+	if [ -e "$FAMILY" ]; then
+		check "unprivileged (setpriv nobody): 'needs CAP_NET_RAW and CAP_NET_ADMIN', exit 1" \
+			err_is nopriv 1 "^ipodump: needs CAP_NET_RAW and CAP_NET_ADMIN \(PF_IPOPTION\)$"
+	else
+		check "unprivileged --listen (setpriv nobody): 'needs CAP_NET_RAW', exit 1" \
+			err_is nopriv 1 "^ipodump: needs CAP_NET_RAW$"
+	fi
 else
 	ktap_skip "unprivileged" "no setpriv"
 fi
@@ -308,8 +367,8 @@ if ! ip netns exec "$R" test -e /proc/net/pktgen/ipopt; then
 fi
 N=20
 IPOD_PIDS=()
-ipod_start q_rr "$R" -i -T rr -Q 7 -c "$N"
-ipod_start k_rr "$K" -c "$N" rr
+ipod_start q_rr "$R" -i --nfqueue -T rr -Q 7 -c "$N"
+ipod_start k_rr "$K" --listen -c "$N" rr
 ipod_started "-T rr -Q 7 through the classifier in R, and an rr listener in K, started"
 qpid=$(pgrep -P "$(cat "$TMP/q_rr.pid")")
 kill -STOP "$qpid"

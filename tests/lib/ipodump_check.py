@@ -7,7 +7,9 @@
 
 Modes: forms RDIR IPR0 IPR1 DST (every option form sent through R, as R
 and K decoded it, -x hex dumps, no -i), filter OUT FORM N (the filter
-keeps only its N packets), intercept OUT LABEL N REGEX.  Prints PASS/FAIL
+keeps only its N packets), intercept OUT LABEL N REGEX, inorder OUT LABEL
+N1 REGEX1 N2 REGEX2... (each packet once, in order: consecutive IP ids),
+timers ERR N (the --timers summary line).  Prints PASS/FAIL
 lines (tests/lib/lib.sh ktap_report).
 """
 
@@ -157,6 +159,50 @@ def run(mode, args):
             if why is None and not re.search(rx, h + " | " + " ".join(opts)):
                 why = "%r %r !~ %r" % (h, opts, rx)
         report(lab, why)
+
+    elif mode == "inorder":
+        # OUT LABEL N1 REGEX1 N2 REGEX2...: the packets in that order, each
+        # once: IP ids one apart (pktgen numbers them; reinjection keeps them)
+        path, lab, segs = args[0], args[1], args[2:]
+        got = blocks(path)
+        want = []
+        for i in range(0, len(segs), 2):
+            want += [segs[i + 1]] * int(segs[i])
+        why = None if len(got) == len(want) else "%d packets, want %d: %s" % (
+            len(got), len(want), [g[0] for g in got][:4])
+        prev = None
+        for (h, opts, _), rx in zip(got, want):
+            line = h + " | " + " ".join(opts)
+            m = re.search(r", id (\d+),", h)
+            if not re.search(rx, line):
+                why = "%r !~ %r" % (line, rx)
+            elif not m or (prev is not None and int(m.group(1)) != prev + 1):
+                why = "id after %s: %r (lost, duplicated or reordered)" % (prev, h)
+            if why:
+                break
+            prev = int(m.group(1))
+        report(lab, why)
+    elif mode == "timers":
+        # ERR N: ipodump's --timers line: recvmsg, user, sendto, each N
+        # packets, mean and median above 0 and below a second
+        path, n = args[0], int(args[1])
+        line = [l for l in open(path) if l.startswith("ipodump: timers (us): ")]
+        why = None if len(line) == 1 else "%d timers lines" % len(line)
+        if not why:
+            parts = line[0].split(": ", 2)[2].strip().split("; ")
+            names = [p.split()[0] for p in parts]
+            if names != ["recvmsg", "user", "sendto"]:
+                why = "parts %r" % names
+            for p in parts:
+                f = p.split()
+                if why:
+                    break
+                if len(f) != 7 or f[1:6:2] != ["n", "mean", "median"] or int(f[2]) != n:
+                    why = "%r: want NAME n %d mean X median Y" % (p, n)
+                elif not all(0 < float(v) < 1e6 for v in (f[4], f[6])):
+                    why = "%r: not within (0, 1 s)" % p
+        report("--timers: recvmsg, user and sendto of %d packets, mean and median "
+               "in (0, 1 s)" % n, why if why is None else why + " " + "".join(line))
 
 if sys.argv[1] == "batch":
     for line in sys.argv[2].split("\n"):
