@@ -206,7 +206,9 @@ run_done() {	# DEV: pkts-sofar reached count and the run's Result is set
 	local l count="" sofar=""
 	mapfile -t l <"$PG_PROC/$1"
 	[[ "${l[0]}" =~ ^Params:\ count\ ([0-9]+) ]] && count=${BASH_REMATCH[1]}
-	[[ "${l[11]}" =~ ^\ +pkts-sofar:\ ([0-9]+) ]] && sofar=${BASH_REMATCH[1]}
+	# pkts-sofar's line moves down with each optional Params line (vlan,
+	# mpls, IPv6, burst): found by name, not by index
+	[[ "${l[*]}" =~ \ pkts-sofar:\ ([0-9]+) ]] && sofar=${BASH_REMATCH[1]}
 	[ -n "$count" ] && [ "$count" = "$sofar" ] &&
 		[[ "${l[*]}" =~ Result:\ OK:\ [0-9]+\(c ]]
 }
