@@ -22,6 +22,10 @@
 #     each, K gets each once and in order; after kill -9 the kernel
 #     forwards the next ones; -T rtcp (family, --timers) and --router-alert
 #     -T rsvp take only their packets
+#  2b. -T rr,local (IPOPT_RECVLOCAL): copies of RR packets to R and from
+#     R printed, never reinjected (R delivers its own, K gets R's once);
+#     -T rr,ra: a socket per type, a packet carrying both printed and
+#     reinjected once, TS packets left to the kernel
 #  3. NFQUEUE control (--nfqueue -T rr,ts through a stand-in control
 #     file), errors, the -i IFNAME hint
 #  4. --nfqueue -T rr with real packets through the classifier
@@ -138,7 +142,7 @@ chk_run() { ktap_report < <(python3 "$LIB_DIR/ipodump_check.py" batch "$CHECKS" 
 has() { grep -qE -- "$2" "$1" || { echo "no /$2/ in $1:"; cat "$1"; false; }; }
 
 ktap_header
-ktap_plan 64
+ktap_plan 75
 
 ktap_setup setup
 
@@ -200,6 +204,7 @@ send_raw 46:94040000:2 17:94040000:2:80c8000600000000 17:94040000:2:010203040506
 check "-c $NR: ipodump in R exits by itself after $NR packets" \
 	wait_until 30 test -e "$TMP/r_all.rc"
 sleep 1
+# shellcheck disable=SC2046	# one name per filter: split on purpose
 ipod_stop r_all k_all $(printf 'f_%s ' $FILTER_LIST)
 check "ipodump in R: exit 0, '$NR packets printed'" eval '
 	[ "$(cat "$TMP/r_all.rc")" = 0 ] && has "$TMP/r_all.err" "^ipodump: $NR packets printed$"'
@@ -288,11 +293,105 @@ fam_section() {
 	check "K got all 9 once (+$((k1 - k0))): 3 RSVP and 3 RTCP reinjected, the 3 other UDP forwarded by the kernel" \
 		test $((k1 - k0)) -eq 9
 }
+
+# ------------------------------------------------------------ 2b. -T local, -T rr,ra
+# -T rr,local: RR packets forwarded by R (taken, printed, reinjected), sent
+# to R (r0's address, a UDP socket on port 9 there: no ICMP error, which
+# would echo the RR option) and sent by R (a raw socket in R): those two
+# are R's own, printed as copies and never reinjected.  A copy reinjected
+# would reach K twice (R's) or be lost to R's socket (to R).
+LOC_CHECKS=6
+loc_section() {
+	local n=5 k0 k1 fwd to from
+	tx_set "$S" s0 "count $n" "ip_opt rr:2" >/dev/null
+	IPOD_PIDS=()
+	ipod_start t_loc "$R" -i -T rr,local -c $((3 * n))
+	ipod_start k_loc "$K" --listen -c $((2 * n)) rr
+	# shellcheck disable=SC2016	# python, not shell
+	timeout 150 ip netns exec "$R" python3 -S -c 'import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind((sys.argv[1], 9))
+print("bound", flush=True)
+for i in range(int(sys.argv[2])):
+    s.recv(2048)
+print("got", sys.argv[2], flush=True)' "$IPR0" "$n" >"$TMP/udp9.out" 2>&1 &
+	cleanup_push "kill $! 2>/dev/null"
+	wait_until 120 grep -q bound "$TMP/udp9.out"
+	ipod_started "-T rr,local in R, an rr listener in K, a UDP socket on $IPR0:9 in R, started"
+	k0=$(k_rx)
+	tx_run "$S" && tx_set "$S" s0 "dst $IPR0" && tx_run "$S" &&
+		ip netns exec "$R" python3 -S "$LIB_DIR/ipv4_raw.py" "$IPR1" "$DST" \
+			"17:070b04000000000000000000:$n"
+	tx_set "$S" s0 "dst $DST" >/dev/null
+	wait_until 30 eval 'test -e "$TMP/t_loc.rc" && test -e "$TMP/k_loc.rc"'
+	sleep 1
+	k1=$(k_rx)
+	ipod_stop t_loc k_loc
+	ktap_diag "t_loc:"$'\n'"$(cat "$TMP/t_loc.out" "$TMP/t_loc.err")"
+	check "-T rr,local: exits by itself (rc $(cat "$TMP/t_loc.rc")), '$((3 * n)) packets printed, $n reinjected'" \
+		has "$TMP/t_loc.err" "^ipodump: $((3 * n)) packets printed, $n reinjected, 0 dropped$"
+	fwd=$(grep -cE "^\S+ r0 10\.61\.0\.1 > 10\.63\.0\.2: udp 9 > 9, .*ttl 31, .*optlen 12$" "$TMP/t_loc.out")
+	to=$(grep -cE "^\S+ r0 10\.61\.0\.1 > 10\.61\.0\.254: udp 9 > 9, .*ttl 32, .*optlen 12$" "$TMP/t_loc.out")
+	from=$(grep -cE "^\S+ \S+ 10\.62\.0\.254 > 10\.63\.0\.2: udp 5004 > 5005.*, ttl 32, id 100[0-4], optlen 12$" "$TMP/t_loc.out")
+	check "-T rr,local printed $n forwarded ($fwd), $n to R ($to), $n from R ($from)" \
+		test "$fwd" -eq "$n" -a "$to" -eq "$n" -a "$from" -eq "$n"
+	check "to R: R's UDP socket got all $n (delivered, not taken)" \
+		wait_until 10 grep -qx "got $n" "$TMP/udp9.out"
+	check "K got $((2 * n)) (+$((k1 - k0))): the forwarded once, R's own once (not reinjected)" \
+		test $((k1 - k0)) -eq $((2 * n))
+	chk intercept "$TMP/k_loc.out" "at K: $n forwarded (ttl 31) and $n of R's (ttl 32), nothing else" \
+		$((2 * n)) "^\S+ (10\.61\.0\.1 > 10\.63\.0\.2: udp 9 > 9, .*ttl 31, |10\.62\.0\.254 > 10\.63\.0\.2: udp 5004 > 5005.*ttl 32, id 100[0-4], )"
+	chk_run
+}
+
+# -T rr,ra: two sockets; RR, RA, then RR+RA packets (one packet on both
+# sockets), then TS (neither: the kernel forwards them).  Printed and
+# reinjected once each, in order; a twin reinjected twice would reach K
+# twice.
+MULTI_CHECKS=5
+multi_section() {
+	local n=5 k0 k1
+	tx_set "$S" s0 "count $n" >/dev/null
+	IPOD_PIDS=()
+	ipod_start t_multi "$R" -i -T rr,ra -c $((3 * n))
+	ipod_start k_multi "$K" --listen -c $((4 * n))
+	ipod_started "-T rr,ra in R, a listener in K, started"
+	k0=$(k_rx)
+	tx_set "$S" s0 "ip_opt rr:2" && tx_run "$S" &&
+		tx_set "$S" s0 "ip_opt ra" && tx_run "$S" &&
+		tx_set "$S" s0 "ip_opt rr:2,ra" && tx_run "$S" &&
+		tx_set "$S" s0 "ip_opt ts:tsonly:3" && tx_run "$S"
+	wait_until 30 eval 'test -e "$TMP/t_multi.rc" && test -e "$TMP/k_multi.rc"'
+	sleep 1
+	k1=$(k_rx)
+	ipod_stop t_multi k_multi
+	ktap_diag "t_multi:"$'\n'"$(head -n 4 "$TMP/t_multi.out")"$'\n'"$(cat "$TMP/t_multi.err")"
+	check "-T rr,ra: exits by itself (rc $(cat "$TMP/t_multi.rc")), '$((3 * n)) packets printed, $((3 * n)) reinjected'" \
+		has "$TMP/t_multi.err" "^ipodump: $((3 * n)) packets printed, $((3 * n)) reinjected, 0 dropped$"
+	check "K got $((4 * n)) (+$((k1 - k0))): RR, RA and RR+RA reinjected once each, TS forwarded" \
+		test $((k1 - k0)) -eq $((4 * n))
+	chk inorder "$TMP/t_multi.out" "-T rr,ra in R: $n RR, $n RA, $n RR+RA printed once each, in order, no TS" \
+		"$n" " r0 10\.61\.0\.1 > 10\.63\.0\.2: udp 9 > 9, .*ttl 31, .*optlen 12 \| rr len 11 ptr 8: 10\.61\.0\.254 \^0\.0\.0\.0 eol$" \
+		"$n" " r0 10\.61\.0\.1 > 10\.63\.0\.2: udp 9 > 9, .*ttl 31, .*optlen 4 \| ra len 4 value 0 " \
+		"$n" " r0 10\.61\.0\.1 > 10\.63\.0\.2: udp 9 > 9, .*ttl 31, .*optlen 16 \| rr len 11 ptr 8: 10\.61\.0\.254 \^0\.0\.0\.0 ra len 4 value 0 "
+	chk inorder "$TMP/k_multi.out" "at K: each once, in order: $n RR, $n RA, $n RR+RA as reinjected, $n TS as R forwarded it" \
+		"$n" "^\S+ 10\.61\.0\.1 > 10\.63\.0\.2: udp 9 > 9, .*ttl 31, .*\| rr len 11 ptr 8: 10\.61\.0\.254 \^0\.0\.0\.0 eol$" \
+		"$n" "^\S+ 10\.61\.0\.1 > 10\.63\.0\.2: udp 9 > 9, .*ttl 31, .*\| ra len 4 value 0 " \
+		"$n" "^\S+ 10\.61\.0\.1 > 10\.63\.0\.2: udp 9 > 9, .*ttl 31, .*\| rr len 11 ptr 8: 10\.61\.0\.254 \^0\.0\.0\.0 ra len 4 value 0 " \
+		"$n" "^\S+ 10\.61\.0\.1 > 10\.63\.0\.2: udp 9 > 9, .*ttl 31, .*\| ts len 16 ptr 9 "
+	chk_run
+}
+
 if [ -e "$FAMILY" ]; then
 	fam_section
+	loc_section
+	multi_section
 else
 	for i in $(seq "$SEC2_CHECKS"); do
 		ktap_skip "PF_IPOPTION ($i)" "no $FAMILY (stock pktgen)"
+	done
+	for i in $(seq $((LOC_CHECKS + MULTI_CHECKS))); do
+		ktap_skip "PF_IPOPTION -T local, -T rr,ra ($i)" "no $FAMILY (stock pktgen)"
 	done
 fi
 
