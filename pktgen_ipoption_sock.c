@@ -165,8 +165,10 @@ static bool pg_ipo_ra_wanted(const struct sk_buff *skb, u32 flags, u32 pkt)
 /*
  * A private linear copy whose checksums are final: a CHECKSUM_PARTIAL
  * packet (sent by this host, or by a veth peer) has its transport
- * checksum filled in here.  No dst, conntrack entry or extension stays
- * with it in a socket's queue.
+ * checksum filled in here, and the IP header's is recomputed (input
+ * writes a record route slot or timestamp before FORWARD and leaves the
+ * checksum to ip_forward_options()).  No dst, conntrack entry or
+ * extension stays with it in a socket's queue.
  */
 static struct sk_buff *pg_ipo_copy(const struct sk_buff *skb, int ifindex)
 {
@@ -188,6 +190,7 @@ static struct sk_buff *pg_ipo_copy(const struct sk_buff *skb, int ifindex)
 			return NULL;
 		}
 	}
+	ip_send_check(ip_hdr(c));
 	/* a sent packet may carry a departure time (TCP, SO_TXTIME) */
 	__net_timestamp(c);
 	PG_IPO_CB(c)->ifindex = ifindex;

@@ -216,6 +216,19 @@ t_two() {
 }
 sub "two listeners (ra, any): each gets all 4, stolen once, checksums final" t_two
 
+# ---- record route at this hop: input writes R's address into the slot
+# before FORWARD and leaves the header checksum to ip_forward_options();
+# the copies' header checksum covers the slot as delivered
+t_rr_csum() {
+	bg "$R" rr "$TMP/ipo_tool" listen rr if 3 20000 &&
+		# RR, length 11, pointer 4, two empty slots; end of options
+		ip netns exec "$S" "$TMP/ipo_tool" sendraw "$KIP" 070b04000000000000000000 3 &&
+		finished rr || return 1
+	[ "$(grep -c "^pkt 44 $R0IDX 17 [0-2] ok -$" "$TMP/rr")" -eq 3 ] ||
+		{ echo "header checksums or ifindex:"; cat "$TMP/rr"; return 1; }
+}
+sub "RR filled at this hop: the copies' header checksum is valid" t_rr_csum
+
 # ---- a killed listener: forwarding back at once
 t_kill() {
 	bg "$R" k "$TMP/ipo_tool" listen ra - 100 20000 &&
