@@ -36,7 +36,7 @@ SMALL=16 LARGE=1400
 while [ $# -gt 0 ]; do
 	case $1 in
 	--runs) RUNS=$2; shift ;;
-	--quick) RUNS=1 LAT_COUNT=100 TPUT_MS=500 ;;
+	--quick) RUNS=1 LAT_COUNT=30 TPUT_MS=300 ;;
 	--out) OUTDIR=$2; shift ;;
 	*) sed -n '/^#	bench/p' "$0" >&2; exit 2 ;;
 	esac
