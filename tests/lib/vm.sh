@@ -22,7 +22,8 @@
 # PKTGEN_MODULE=stock (test the distribution's pktgen), STRESS=1 (the
 # stress tests too) and their FUZZ_*, RACE_SECONDS, FAULT_SECONDS,
 # HOOK_SECONDS (rx-hooks), FUZZ_RX_SEED and FUZZ_RX_FRAMES (fuzz-rx),
-# CONTRACT_STOCK=1 (contract.sh against PKTGEN_MODULE=stock).
+# CONTRACT_STOCK=1 (contract.sh against PKTGEN_MODULE=stock), PIN_KEYS=0
+# (run.sh: let the netdev ingress static key switch).
 # VM_JOBS=N boots up to N kernels at once (1).
 # VM_TIMEOUT is the limit per VM in seconds (2700); VM_VERBOSE=1 shows
 # the kernel's console (always in
@@ -95,7 +96,7 @@ genv=("$helper")
 for v in TESTS TEST_TIMEOUT PKTGEN_MODULE STRESS FUZZ_WRITES FUZZ_PROCS FUZZ_SEED \
 	 FUZZ_SECONDS FUZZ_ACTIONS STATE_SEED STATE_SECONDS STATE_ACTIONS \
 	 STATE_REPLAY RACE_SECONDS KCSAN_SKIP_WATCH KCSAN_UDELAY FAULT_SECONDS HOOK_SECONDS \
-	 FUZZ_RX_SEED FUZZ_RX_FRAMES NIC_PAIRS NIC_STOCK CONTRACT_STOCK; do
+	 FUZZ_RX_SEED FUZZ_RX_FRAMES NIC_PAIRS NIC_STOCK CONTRACT_STOCK PIN_KEYS; do
 	[ -n "${!v:-}" ] && genv+=("$v=${!v}")
 done
 
