@@ -301,7 +301,9 @@ one() {	# REL
 	if [ "$st" -eq 0 ]; then
 		ktap_pass "${names[2]} (${t_run}s)"
 	else
-		ktap_fail "${names[2]}" "$(tail -n 15 "$log-run.log"
+		ktap_fail "${names[2]}" "$(sed -n "/^vm.sh: .*'s oops (/,/^vm.sh: the end of/p" \
+				"$log-run.log"
+			tail -n 15 "$log-run.log"
 			[ -s "$ROOT/tmp/pktgen-setup.log" ] &&
 				tail -n 15 "$ROOT/tmp/pktgen-setup.log")"
 	fi
