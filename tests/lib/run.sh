@@ -58,6 +58,15 @@ log=$(mktemp /tmp/run-test.XXXXXX)
 echo "TAP version 13"
 echo "1..${#scripts[@]}"
 
+# the CPU time of the whole guest (user, nice, system, irq, softirq of
+# every CPU, in USER_HZ): beside a script's wall time it tells waiting
+# from work
+cpu_busy() {
+	local _c user nice sys _idle _iow irq soft _rest
+	read -r _c user nice sys _idle _iow irq soft _rest </proc/stat
+	echo $((user + nice + sys + irq + soft))
+}
+
 for t in "${scripts[@]}"; do
 	n=$((n + 1))
 	name=$(basename "$t" .sh)
@@ -70,6 +79,7 @@ for t in "${scripts[@]}"; do
 	before=$(dmesg | wc -l)
 	[ -w "$KMEMLEAK" ] && echo clear >"$KMEMLEAK"
 	start=${EPOCHREALTIME/./}
+	busy0=$(cpu_busy)
 	# timeout makes its own process group: kill what the script left
 	# behind (it would hold the output open); stream the log meanwhile
 	limit=$(sed -n 's/^# test-timeout: \([0-9]\+\)$/\1/p' "$t" | head -n 1)
@@ -82,6 +92,8 @@ for t in "${scripts[@]}"; do
 	kill -KILL -- "-$pid" 2>/dev/null
 	secs=$(( (${EPOCHREALTIME/./} - start) / 1000 ))
 	secs=$((secs / 1000)).$(printf '%03d' $((secs % 1000)))
+	busy=$(( $(cpu_busy) - busy0 ))
+	secs+="s, cpu $((busy / 100)).$(printf '%02d' $((busy % 100)))"
 
 	reason=""
 	case $rc in
@@ -137,15 +149,15 @@ for t in "${scripts[@]}"; do
 	fi
 	if [ -z "$reason" ] && [ "$rc" -eq 4 ]; then
 		[ $((sp + sf + ss)) -eq 0 ] && ss=1
-		echo "# $name: ${secs}s"
+		echo "# $name: ${secs}"
 		echo "ok $n $name # SKIP"
 	elif [ -z "$reason" ]; then
 		[ $((sp + sf + ss)) -eq 0 ] && sp=1
-		echo "# $name: ${secs}s"
+		echo "# $name: ${secs}"
 		echo "ok $n $name"
 	else
 		[ "$sf" -eq 0 ] && sf=1
-		echo "# $name: ${secs}s, $reason"
+		echo "# $name: ${secs}, $reason"
 		echo "not ok $n $name"
 	fi
 	pass=$((pass + sp)) fail=$((fail + sf)) skip=$((skip + ss))
