@@ -606,12 +606,14 @@ w_bytes() {
 
 RES=""
 res_of() {	# FILE: its Result text into RES (builtins only: bash is slow on TCG)
-	local l t
+	local l t head
 	RES=""
 	mapfile l <"$PG_PROC/$1" || return 1
 	printf -v t '%s' "${l[@]}"
 	[[ "$t" == *$'\n'"Result: "* ]] || return 1
-	RES=${t#*$'\n'Result: }
+	# from the end (lib.sh's _pg_result_var says why not ${t#*\nResult: })
+	head=${t%$'\n'Result: *}
+	RES=${t:${#head}+9}
 	RES=${RES%$'\n'}
 }
 

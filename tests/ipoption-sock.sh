@@ -27,7 +27,6 @@
 . "$(dirname "$0")/lib/lib.sh"
 
 SIP=10.98.1.1 R0IP=10.98.1.2 R1IP=10.98.2.1 KIP=10.98.2.2
-INC=$LIB_DIR/../../include/uapi
 
 setup() {
 	TMP=$(lib_tmpdir)
@@ -53,9 +52,8 @@ setup() {
 	ip -n "$K" neigh add "$R1IP" lladdr "$m" dev k1 || return 1
 	R0IDX=$(ip netns exec "$R" cat /sys/class/net/r0/ifindex)
 	K1IDX=$(ip netns exec "$K" cat /sys/class/net/k1/ifindex)
-	cc -O2 -Wall -I"$INC" -o "$TMP/ipo_memo" "$LIB_DIR/ipo_memo.c" &&
-		cc -O2 -Wall -I"$INC" -o "$TMP/ipo_tool" "$LIB_DIR/ipo_tool.c" &&
-		cc -O2 -Wall -I"$INC" -o "$TMP/ipo_reinject" "$LIB_DIR/ipo_reinject.c"
+	IPO_MEMO=$(lib_prog ipo_memo "$TMP") && IPO_TOOL=$(lib_prog ipo_tool "$TMP") &&
+		IPO_REINJECT=$(lib_prog ipo_reinject "$TMP")
 }
 
 declare -A PID
@@ -85,7 +83,7 @@ sub() {
 }
 cleanup_push 'kill -9 "${BG_ALL[@]}"'
 
-send() { ip netns exec "$S" "$TMP/ipo_tool" send "$@"; }	# DST rsvp|udp N SIZE [noopt]
+send() { ip netns exec "$S" "$IPO_TOOL" send "$@"; }	# DST rsvp|udp N SIZE [noopt]
 pkts() { grep -c '^pkt ' "$TMP/$1"; }
 # lines NAME N: NAME printed N packet lines (waits up to 10 s)
 lines() { wait_until 10 test "$(pkts "$1")" -ge "$2"; [ "$(pkts "$1")" -eq "$2" ] ||
@@ -100,7 +98,7 @@ stop() { kill -TERM "${PID[$1]}" && finished "$1"; }
 # sink_check PCAP N TTL: exactly N IPv4 packets to $KIP carrying a router
 # alert, seqs 0..N-1 in order, TTL, valid header checksums
 sink_check() {
-	python3 - "$@" "$LIB_DIR" <<'PY'
+	python3 -S - "$@" "$LIB_DIR" <<'PY'
 import struct, sys
 sys.path.insert(0, sys.argv[4])
 import pcap
@@ -151,14 +149,14 @@ t_srr() {
 		ip netns exec "$K" sysctl -qw net.ipv4.conf.all.accept_source_route=1 \
 			net.ipv4.conf.k1.accept_source_route=1 || return 1
 	# control: no listener
-	bg "$K" u9 "$TMP/ipo_tool" udprecv 9999 1 8000 &&
-		ip netns exec "$S" "$TMP/ipo_tool" sendraw "$R0IP" "$opt" 1 && finished u9 &&
+	bg "$K" u9 "$IPO_TOOL" udprecv 9999 1 8000 &&
+		ip netns exec "$S" "$IPO_TOOL" sendraw "$R0IP" "$opt" 1 && finished u9 &&
 		grep -qx 'udp 1' "$TMP/u9" || { echo "no listener:"; cat "$TMP/u9"; return 1; }
 	# the listener last, just before the packet: it ends after 8 s of
 	# silence, which a slow start of the sink could otherwise use up
-	bg "$K" us "$TMP/ipo_tool" udprecv 9999 1 20000 &&
-		bg "$R" ri "$TMP/ipo_reinject" 8000 &&
-		ip netns exec "$S" "$TMP/ipo_tool" sendraw "$R0IP" "$opt" 1 || return 1
+	bg "$K" us "$IPO_TOOL" udprecv 9999 1 20000 &&
+		bg "$R" ri "$IPO_REINJECT" 8000 &&
+		ip netns exec "$S" "$IPO_TOOL" sendraw "$R0IP" "$opt" 1 || return 1
 	wait_until 20 grep -q '^got' "$TMP/ri" && finished us || return 1
 	grep -qx 'udp 1' "$TMP/us" && grep -qx 'got 0' "$TMP/ri" ||
 		{ echo "--- listener:"; cat "$TMP/ri"; echo "--- sink:"; cat "$TMP/us"; return 1; }
@@ -166,11 +164,11 @@ t_srr() {
 sub "LSRR naming R, a reinjecting listener: forwarded once to K, not taken" t_srr
 
 # ---- arguments
-ktap_report < <(ip netns exec "$R" "$TMP/ipo_tool" fuzz 2>&1)
+ktap_report < <(ip netns exec "$R" "$IPO_TOOL" fuzz 2>&1)
 
 # ---- no listener: forwarded as usual
 t_plain() {
-	bg "$K" u0 "$TMP/ipo_tool" udprecv 9999 3 20000 &&
+	bg "$K" u0 "$IPO_TOOL" udprecv 9999 3 20000 &&
 		send "$KIP" udp 3 64 && finished u0 && grep -qx 'udp 3' "$TMP/u0"
 }
 sub "no listener: RA packets forwarded (3 of 3)" t_plain
@@ -178,7 +176,7 @@ sub "no listener: RA packets forwarded (3 of 3)" t_plain
 # ---- the memo's code on the router
 t_memo() {
 	cap_start "$K" k1 "$TMP/memo.pcap" &&
-		bg "$R" memo "$TMP/ipo_memo" 20 recvif &&
+		bg "$R" memo "$IPO_MEMO" 20 recvif &&
 		send "$KIP" rsvp 20 32 && lines memo 20 || return 1
 	wait "$BG_PID"
 	cap_stop
@@ -195,8 +193,8 @@ check "memo 2.1 code: the sink got each reinjected packet once, in order, TTL 63
 
 # IP_RECVRSVP: other router alert packets are not the memo's; forwarded
 t_rsvp_only() {
-	bg "$R" l0 "$TMP/ipo_tool" listen ra rsvp 5 20000 &&
-		bg "$K" u1 "$TMP/ipo_tool" udprecv 9999 3 20000 &&
+	bg "$R" l0 "$IPO_TOOL" listen ra rsvp 5 20000 &&
+		bg "$K" u1 "$IPO_TOOL" udprecv 9999 3 20000 &&
 		send "$KIP" udp 3 64 && finished u1 && stop l0 || return 1
 	grep -qx 'udp 3' "$TMP/u1" && [ "$(pkts l0)" -eq 0 ] || { cat "$TMP/l0" "$TMP/u1"; false; }
 }
@@ -204,9 +202,9 @@ sub "IP_RECVRSVP: RA packets of UDP bypass the socket, forwarded" t_rsvp_only
 
 # ---- two listeners, nobody reinjects: both get each packet, the sink none
 t_two() {
-	bg "$R" a "$TMP/ipo_tool" listen ra if 4 20000 &&
-		bg "$R" b "$TMP/ipo_tool" listen any - 4 20000 &&
-		bg "$K" u2 "$TMP/ipo_tool" udprecv 9999 4 20000 &&
+	bg "$R" a "$IPO_TOOL" listen ra if 4 20000 &&
+		bg "$R" b "$IPO_TOOL" listen any - 4 20000 &&
+		bg "$K" u2 "$IPO_TOOL" udprecv 9999 4 20000 &&
 		send "$KIP" udp 4 100 && finished a && finished b && sleep 0.5 && stop u2 || return 1
 	[ "$(pkts a)" -eq 4 ] && [ "$(pkts b)" -eq 4 ] && grep -qx 'udp 0' "$TMP/u2" ||
 		{ cat "$TMP/a" "$TMP/b" "$TMP/u2"; return 1; }
@@ -220,9 +218,9 @@ sub "two listeners (ra, any): each gets all 4, stolen once, checksums final" t_t
 # before FORWARD and leaves the header checksum to ip_forward_options();
 # the copies' header checksum covers the slot as delivered
 t_rr_csum() {
-	bg "$R" rr "$TMP/ipo_tool" listen rr if 3 20000 &&
+	bg "$R" rr "$IPO_TOOL" listen rr if 3 20000 &&
 		# RR, length 11, pointer 4, two empty slots; end of options
-		ip netns exec "$S" "$TMP/ipo_tool" sendraw "$KIP" 070b04000000000000000000 3 &&
+		ip netns exec "$S" "$IPO_TOOL" sendraw "$KIP" 070b04000000000000000000 3 &&
 		finished rr || return 1
 	[ "$(grep -c "^pkt 44 $R0IDX 17 [0-2] ok -$" "$TMP/rr")" -eq 3 ] ||
 		{ echo "header checksums or ifindex:"; cat "$TMP/rr"; return 1; }
@@ -231,8 +229,8 @@ sub "RR filled at this hop: the copies' header checksum is valid" t_rr_csum
 
 # ---- a killed listener: forwarding back at once
 t_kill() {
-	bg "$R" k "$TMP/ipo_tool" listen ra - 100 20000 &&
-		bg "$K" u3 "$TMP/ipo_tool" udprecv 9999 1 20000 || return 1
+	bg "$R" k "$IPO_TOOL" listen ra - 100 20000 &&
+		bg "$K" u3 "$IPO_TOOL" udprecv 9999 1 20000 || return 1
 	send "$KIP" udp 1 64 && lines k 1 || return 1
 	kill -9 "${PID[k]}"
 	wait "${PID[k]}" 2>/dev/null
@@ -243,8 +241,8 @@ sub "kill -9 of the listener: the next packet is forwarded" t_kill
 # ---- every queue full: not stolen, forwarded (drops counted)
 t_full() {
 	local q d u
-	bg "$R" hf "$TMP/ipo_tool" hold 1 &&
-		bg "$K" u8 "$TMP/ipo_tool" udprecv 9999 20 20000 &&
+	bg "$R" hf "$IPO_TOOL" hold 1 &&
+		bg "$K" u8 "$IPO_TOOL" udprecv 9999 20 20000 &&
 		send "$KIP" udp 20 1000 && sleep 1 && stop u8 || return 1
 	kill -TERM "${PID[hf]}"
 	wait_until 10 grep -q '^queued' "$TMP/hf" || { cat "$TMP/hf"; return 1; }
@@ -258,11 +256,11 @@ sub "rcvbuf full: what is not queued is forwarded, counted in IPOPT_DROPS" t_ful
 # ---- options the kernel refuses never reach a socket
 t_malformed() {
 	local o
-	bg "$R" mf "$TMP/ipo_tool" listen any - 5 20000 &&
-		bg "$K" u9 "$TMP/ipo_tool" udprecv 9999 5 20000 || return 1
+	bg "$R" mf "$IPO_TOOL" listen any - 5 20000 &&
+		bg "$K" u9 "$IPO_TOOL" udprecv 9999 5 20000 || return 1
 	# RR with its pointer below 4; an option of length 1; RA of length 3
 	for o in 07030200 07010000 94030000 94040000; do
-		ip netns exec "$S" "$TMP/ipo_tool" sendraw "$KIP" "$o" 1 || return 1
+		ip netns exec "$S" "$IPO_TOOL" sendraw "$KIP" "$o" 1 || return 1
 	done
 	sleep 1
 	stop mf && stop u9 || return 1
@@ -275,8 +273,8 @@ sub "malformed options (RR pointer, length 1, RA length 3): dropped by the kerne
 # ---- ip_forward=0: nothing taken, nothing forwarded
 t_noforward() {
 	ip netns exec "$R" sysctl -qw net.ipv4.ip_forward=0 || return 1
-	bg "$R" nf "$TMP/ipo_tool" listen any - 3 20000 &&
-		bg "$K" u4 "$TMP/ipo_tool" udprecv 9999 3 20000 &&
+	bg "$R" nf "$IPO_TOOL" listen any - 3 20000 &&
+		bg "$K" u4 "$IPO_TOOL" udprecv 9999 3 20000 &&
 		send "$KIP" udp 3 64 && sleep 1 && stop u4 && stop nf || return 1
 	ip netns exec "$R" sysctl -qw net.ipv4.ip_forward=1
 	[ "$(pkts nf)" -eq 0 ] && grep -qx 'udp 0' "$TMP/u4" || { cat "$TMP/nf" "$TMP/u4"; false; }
@@ -286,8 +284,8 @@ sub "ip_forward=0: no packet delivered to the socket or forwarded" t_noforward
 # ---- over the egress MTU: never stolen (a raw socket could not send it)
 t_mtu() {
 	ip -n "$R" link set r1 mtu 1000 || return 1
-	bg "$R" mt "$TMP/ipo_tool" listen ra - 3 20000 &&
-		bg "$K" u5 "$TMP/ipo_tool" udprecv 9999 3 20000 &&
+	bg "$R" mt "$IPO_TOOL" listen ra - 3 20000 &&
+		bg "$K" u5 "$IPO_TOOL" udprecv 9999 3 20000 &&
 		send "$KIP" udp 3 1200 && finished u5 && stop mt || return 1
 	ip -n "$R" link set r1 mtu 1500
 	[ "$(pkts mt)" -eq 0 ] && grep -qx 'udp 3' "$TMP/u5" || { cat "$TMP/mt" "$TMP/u5"; false; }
@@ -296,9 +294,9 @@ sub "packets over the egress MTU: not delivered, forwarded (fragmented)" t_mtu
 
 # ---- IPOPT_RECVLOCAL: copies of local traffic, never stolen
 t_local_in() {
-	bg "$K" li "$TMP/ipo_tool" listen ra local,if 3 20000 &&
-		bg "$K" nl "$TMP/ipo_tool" listen ra - 3 20000 &&
-		bg "$K" u6 "$TMP/ipo_tool" udprecv 9999 3 20000 &&
+	bg "$K" li "$IPO_TOOL" listen ra local,if 3 20000 &&
+		bg "$K" nl "$IPO_TOOL" listen ra - 3 20000 &&
+		bg "$K" u6 "$IPO_TOOL" udprecv 9999 3 20000 &&
 		send "$KIP" udp 3 64 && finished li && finished u6 && stop nl || return 1
 	[ "$(grep -c "^pkt 96 $K1IDX 17 [0-2] ok " "$TMP/li")" -eq 3 ] &&
 		[ "$(pkts nl)" -eq 0 ] && grep -qx 'udp 3' "$TMP/u6" ||
@@ -310,8 +308,8 @@ sub "IPOPT_RECVLOCAL: copies of received packets (ifindex k1), delivered too; no
 t_local_out() {
 	ip netns exec "$S" ethtool -k s0 | grep -q '^tx-checksumming: on' ||
 		{ echo "s0 has no tx checksum offload"; return 1; }
-	bg "$S" lo "$TMP/ipo_tool" listen ra local,if 3 20000 &&
-		bg "$K" u7 "$TMP/ipo_tool" udprecv 9999 3 20000 &&
+	bg "$S" lo "$IPO_TOOL" listen ra local,if 3 20000 &&
+		bg "$K" u7 "$IPO_TOOL" udprecv 9999 3 20000 &&
 		send "$KIP" udp 3 64 && finished lo && finished u7 || return 1
 	[ "$(grep -c '^pkt 96 0 17 [0-2] ok ok$' "$TMP/lo")" -eq 3 ] && grep -qx 'udp 3' "$TMP/u7" ||
 		{ cat "$TMP/lo" "$TMP/u7"; false; }
@@ -319,24 +317,24 @@ t_local_out() {
 sub "IPOPT_RECVLOCAL: copies of sent packets, UDP checksum final (CHECKSUM_PARTIAL)" t_local_out
 
 # ---- who may open one
-check "root: socket() works" eval '[ "$("$TMP/ipo_tool" create ra)" = ok ]'
+check "root: socket() works" eval '[ "$("$IPO_TOOL" create ra)" = ok ]'
 t_nobody() {
 	local out
-	chmod 755 "$TMP" && chmod 755 "$TMP/ipo_tool" || return 1
-	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$TMP/ipo_tool" create ra)
+	chmod 755 "$TMP" && chmod 755 "$IPO_TOOL" || return 1
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$IPO_TOOL" create ra)
 	[ "$out" = "errno 1" ] || { echo "nobody: $out"; return 1; }
 }
 sub "nobody: socket() is EPERM" t_nobody
 t_userns() {
 	local out
 	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
-		unshare -r -n "$TMP/ipo_tool" create ra)
+		unshare -r -n "$IPO_TOOL" create ra)
 	[ "$out" = "errno 1" ] || { echo "root of a user namespace: $out"; return 1; }
 }
 sub "root of a user namespace (CAP_NET_RAW there only): EPERM" t_userns
 t_rawonly() {
 	local out
-	out=$(setpriv --bounding-set -net_admin "$TMP/ipo_tool" create ra)
+	out=$(setpriv --bounding-set -net_admin "$IPO_TOOL" create ra)
 	[ "$out" = "errno 1" ] || { echo "CAP_NET_RAW without CAP_NET_ADMIN: $out"; return 1; }
 }
 sub "root with CAP_NET_RAW but not CAP_NET_ADMIN: EPERM" t_rawonly
@@ -346,7 +344,7 @@ t_netns_del() {
 	local x
 	x=pgt-$(printf '%08x' "$SRANDOM")
 	ip netns add "$x" || return 1
-	bg "$x" hx "$TMP/ipo_tool" hold || { ip netns del "$x"; return 1; }
+	bg "$x" hx "$IPO_TOOL" hold || { ip netns del "$x"; return 1; }
 	ip netns del "$x" && kill -9 "$BG_PID" && wait "$BG_PID" 2>/dev/null
 	# the namespace's exit runs once the socket closed
 	sleep 1
@@ -356,7 +354,7 @@ sub "netns deleted with a socket open, then the socket closed" t_netns_del
 
 # ---- the module: held by sockets, the family number
 t_rmmod() {
-	bg "$R" h "$TMP/ipo_tool" hold || return 1
+	bg "$R" h "$IPO_TOOL" hold || return 1
 	if rmmod pktgen 2>/dev/null; then
 		echo "rmmod succeeded with a socket open"
 		return 1
@@ -386,8 +384,8 @@ sub "ipoption_family=2 (PF_INET, taken): load fails with a dmesg line; default l
 
 t_other_nr() {
 	pg_unload && insmod "$PKTGEN_KO" ipoption_family=27 || return 1
-	[ "$(IPO_FAMILY=27 "$TMP/ipo_tool" create ra)" = ok ] &&
-		[ "$(IPO_FAMILY=25 "$TMP/ipo_tool" create ra)" = "errno 97" ] || return 1
+	[ "$(IPO_FAMILY=27 "$IPO_TOOL" create ra)" = ok ] &&
+		[ "$(IPO_FAMILY=25 "$IPO_TOOL" create ra)" = "errno 97" ] || return 1
 	pg_load
 }
 sub "ipoption_family=27: the family answers there, 25 is EAFNOSUPPORT" t_other_nr

@@ -98,9 +98,34 @@ lib_tmpdir() {
 	echo "$_LIB_TMP"
 }
 
-# wait_until TIMEOUT_S CMD...: poll CMD every 0.1 s until it succeeds.
+# lib_prog NAME DIR: print the path of tests/lib/NAME.c's program: vm.sh's
+# host build in $PG_TEST_BIN, else one built with cc into DIR.
+lib_prog() {
+	if [ -n "${PG_TEST_BIN:-}" ] && [ -x "$PG_TEST_BIN/$1" ]; then
+		echo "$PG_TEST_BIN/$1"
+	else
+		cc -O2 -Wall -I"$LIB_DIR/../../include/uapi" -o "$2/$1" "$LIB_DIR/$1.c" &&
+			echo "$2/$1"
+	fi
+}
+
+# sleep SECONDS: without a process.  /bin/sleep costs a fork and an exec
+# (~0.07 s under TCG), more than most of the pauses the tests make; this
+# one times out a read of a pipe nobody writes (opened read-write through
+# /dev/fd: it holds both ends).  Anything but a number, or a shell without
+# the pipe (a child of setpriv or unshare): /bin/sleep.
+exec {_PAUSE_FD}<> <(:)
+sleep() {
+	local _
+	[ "$#" -eq 1 ] && [[ $1 =~ ^[0-9]*\.?[0-9]+$ ]] &&
+		{ read -rt "$1" -u "${_PAUSE_FD:--1}" _ 2>/dev/null; [ $? -gt 128 ]; } ||
+		command sleep "$@"
+}
+
+# wait_until TIMEOUT_S CMD...: poll CMD until it succeeds: after 0.05 s,
+# then every 0.1 s.
 wait_until() {
-	local s=$1 f end
+	local s=$1 f end gap=0.05
 	f=${s#*.}
 	[ "$f" = "$s" ] && f=0
 	f=${f}000000
@@ -109,7 +134,8 @@ wait_until() {
 	while :; do
 		"$@" >/dev/null 2>&1 && return 0
 		[ "${EPOCHREALTIME/./}" -ge "$end" ] && return 1
-		sleep 0.1
+		sleep "$gap"
+		gap=0.1
 	done
 }
 
@@ -138,17 +164,25 @@ read -r -d '' _PGW_SRC <<'PGW_C' || :
 #include <string.h>
 #include <unistd.h>
 static char buf[1 << 20];
-static int home = -1;
+static int home = -1, away;
+/* "-": back home, and no setns(2) if never away: a server run without
+ * CAP_SYS_ADMIN (security.sh's unprivileged writers) serves "-" requests */
 static int enter(const char *ns)
 {
 	int fd, r;
 
-	if (!strcmp(ns, "-"))
-		return home < 0 ? 0 : setns(home, CLONE_NEWNET) ? errno : 0;
+	if (!strcmp(ns, "-")) {
+		if (!away || home < 0)
+			return 0;
+		r = setns(home, CLONE_NEWNET) ? errno : 0;
+		away = r != 0;
+		return r;
+	}
 	fd = open(ns, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return errno;
 	r = setns(fd, CLONE_NEWNET) ? errno : 0;
+	away |= !r;
 	close(fd);
 	return r;
 }
@@ -257,9 +291,9 @@ _pgw1() {	# [-r] PATH: one helper process (stdin = data)
 	if [ "$_PGW" != python ]; then
 		"$_PGW" ${_PG_NS:+-n "/run/netns/$_PG_NS"} "$@"
 	elif [ -n "$_PG_NS" ]; then
-		ip netns exec "$_PG_NS" /usr/bin/python3 -c "$_PGW_PY" "$@"
+		ip netns exec "$_PG_NS" /usr/bin/python3 -S -c "$_PGW_PY" "$@"
 	else
-		/usr/bin/python3 -c "$_PGW_PY" "$@"
+		/usr/bin/python3 -S -c "$_PGW_PY" "$@"
 	fi
 }
 
@@ -320,12 +354,21 @@ _pg_read_var() {	# FILE: the file's text into _PG_TEXT (no fork); errno
 }
 
 _pg_result_var() {	# FILE: its Result text into _PG_TEXT
+	local head
 	_pg_read_var "$1" || return 1
-	case "$_PG_TEXT" in
-	"Result: "*) _PG_TEXT=${_PG_TEXT#Result: } ;;
-	*$'\n'"Result: "*) _PG_TEXT=${_PG_TEXT#*$'\n'Result: } ;;
-	*) _PG_TEXT=""; return 1 ;;
-	esac
+	if [[ $_PG_TEXT == "Result: "* ]]; then
+		_PG_TEXT=${_PG_TEXT#Result: }
+	elif [[ $_PG_TEXT == *$'\n'"Result: "* ]]; then
+		# the Result line (there is one), found from the end: bash's
+		# ${T#*\nResult: } matches a growing prefix again at each
+		# length, quadratic (~5 ms a Params file under TCG, seconds for
+		# a receiver's flow table)
+		head=${_PG_TEXT%$'\n'Result: *}
+		_PG_TEXT=${_PG_TEXT:${#head}+9}
+	else
+		_PG_TEXT=""
+		return 1
+	fi
 	_PG_TEXT=${_PG_TEXT%$'\n'}
 }
 
@@ -408,6 +451,10 @@ pg_unload() {
 _pg_wait_loaded() {
 	wait_until 10 test -e "$PG_PROC/pgctrl" ||
 		{ echo "# pg_load: $PG_PROC/pgctrl did not appear" >&2; return 1; }
+	# the write helper's server, from the test's main shell: the
+	# subshells of check() share it (else a process per write)
+	_pgw_init
+	[ -n "$_PGS_TOK" ] || [ "$BASHPID" != "$$" ] || _pgs_start || :
 }
 
 pg_load_stock() {
@@ -469,7 +516,7 @@ in_ns() {
 		[ "$BASHPID" = "$$" ] && lib_tmpdir >/dev/null && f=$_LIB_TMP/in_ns.sh
 		[ "$f" = /dev/null ] && f=$(mktemp /tmp/pgtest-in_ns.XXXXXX)
 		{
-			declare -p LIB_DIR PCAP_PY PG_PROC _PGW _PGW_SRC _PGW_PY \
+			declare -p LIB_DIR PCAP_PY PG_PROC _PAUSE_FD _PGW _PGW_SRC _PGW_PY \
 				_PGS_TOK ${_PGS_TOK:+_PGS_W _PGS_R}
 			declare -f
 			echo "_LIB_CLEANUP=(); trap _lib_cleanup EXIT"

@@ -92,7 +92,16 @@ else
 	helper="PG_WRITE_HELPER="
 fi
 
-genv=("$helper")
+# the C programs of the tests, built on the host too: cc under TCG takes
+# 3-13 s a program (tests/lib/lib.sh's lib_prog builds one in the guest
+# only when it is not here)
+mkdir -p "$OUT/bin"
+for prog in ipo_memo ipo_tool ipo_reinject; do
+	cc -O2 -Wall -I"$REPO/include/uapi" -o "$OUT/bin/$prog" "$REPO/tests/lib/$prog.c" ||
+		echo "vm.sh: $prog did not build: the tests build it in the guest" >&2
+done
+
+genv=("$helper" "PG_TEST_BIN=$OUT/bin")
 for v in TESTS TEST_TIMEOUT PKTGEN_MODULE STRESS FUZZ_WRITES FUZZ_PROCS FUZZ_SEED \
 	 FUZZ_SECONDS FUZZ_ACTIONS STATE_SEED STATE_SECONDS STATE_ACTIONS \
 	 STATE_REPLAY RACE_SECONDS KCSAN_SKIP_WATCH KCSAN_UDELAY FAULT_SECONDS HOOK_SECONDS \
