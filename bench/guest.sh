@@ -362,7 +362,7 @@ timed_run() {
 		cap_start "$PEER_NS" veth1 "$pcap" || { ERR="tcpdump did not start"; return 1; }
 	start_timed || { cap_stop 2>/dev/null; return 1; }
 	cap_stop 2>/dev/null
-	M_GAPS=$(python3 "$BENCH_DIR/gaps.py" "$pcap") || {
+	M_GAPS=$(python3 -S "$BENCH_DIR/gaps.py" "$pcap") || {
 		ERR="unreadable capture" M_GAPS=",,"
 		return 1
 	}
@@ -402,7 +402,7 @@ HALF_PPS=none
 
 # half_pps: 50% of the slower module's median pps of dummy/xmit/64/1t
 half_pps() {
-	python3 "$BENCH_DIR/report.py" --half-pps dummy/xmit/64/1t "$CSV" 2>/dev/null ||
+	python3 -S "$BENCH_DIR/report.py" --half-pps dummy/xmit/64/1t "$CSV" 2>/dev/null ||
 		echo none
 }
 
@@ -478,7 +478,7 @@ main() {
 	for g in $GROUPS_ALL; do
 		run_group "$g" || rc=1
 	done
-	python3 "$BENCH_DIR/report.py" --meta "$OUTDIR/meta.txt" "$CSV" || rc=1
+	python3 -S "$BENCH_DIR/report.py" --meta "$OUTDIR/meta.txt" "$CSV" || rc=1
 	return "$rc"
 }
 

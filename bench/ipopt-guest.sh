@@ -16,7 +16,8 @@
 # (slow enough that Python under TCG keeps up: a packet's latency, not a
 # queue's; at 200 pps ipodump's 2-5 ms per packet under TCG on a loaded
 # host queued them for tens of ms), then an unpaced run of TPUT_MS ms whose packets arriving at K
-# give the forwarding rate.  In the family cells ipodump runs with
+# give the forwarding rate (counted DRAIN s after it ends: 1, --quick 0.3,
+# for what R still had queued).  In the family cells ipodump runs with
 # --timers and is restarted between the two runs, so its timers are the
 # paced packets'.  Each pass runs every cell once, the order rotated from
 # pass to pass; the report gives medians over the passes.
@@ -31,12 +32,12 @@
 . "$(dirname "$0")/../tests/lib/lib.sh"
 . "$(dirname "$0")/../tests/lib/rx-lib.sh"
 
-RUNS=5 LAT_PPS=50 LAT_COUNT=300 TPUT_MS=2000 OUTDIR=/tmp/bench-ipopt QUICK=0
+RUNS=5 LAT_PPS=50 LAT_COUNT=300 TPUT_MS=2000 DRAIN=1 OUTDIR=/tmp/bench-ipopt QUICK=0
 SMALL=16 LARGE=1400
 while [ $# -gt 0 ]; do
 	case $1 in
 	--runs) RUNS=$2; shift ;;
-	--quick) RUNS=1 LAT_COUNT=30 TPUT_MS=300 QUICK=1 ;;
+	--quick) RUNS=1 LAT_COUNT=30 TPUT_MS=300 DRAIN=0.3 QUICK=1 ;;
 	--out) OUTDIR=$2; shift ;;
 	*) sed -n '/^#	bench/p' "$0" >&2; exit 2 ;;
 	esac
@@ -81,8 +82,13 @@ setup() {
 		_PG_NS=$K pg_set pgrx "display script"
 }
 
-rx_value() {	# KEY: a value of K's receiver
-	ip netns exec "$K" sed -n "s/^$1=//p" /proc/net/pktgen/pgrx
+rx_value() {	# KEY: a value of K's receiver (lib.sh's helper: no exec)
+	local l _PG_TEXT
+	_PG_NS=$K _pg_read_var pgrx || return 1
+	while IFS= read -r l; do
+		[[ $l == "$1="* ]] && { echo "${l#*=}"; return 0; }
+	done <<<"$_PG_TEXT"
+	return 1
 }
 
 send() {	# CMD...: configure s0, run it to the end; $TMP/result: its Result
@@ -143,7 +149,7 @@ measure_cell() {	# PASS CELL PAYLOAD: one line of runs.csv
 		}
 	fi
 	send "delay 0" "count 0" "duration $TPUT_MS" || return 1
-	sleep 1		# what R still had queued
+	sleep "$DRAIN"	# what R still had queued
 	rx=$(rx_value rx_packets)
 	usec=$(sed -n 's/^OK: \([0-9]*\)(.*/\1/p' "$TMP/result")
 	[ -n "$usec" ] && [ "$usec" -gt 0 ] || { echo "# $cell: Result $(cat "$TMP/result")"; return 1; }
@@ -194,6 +200,6 @@ for ((pass = 1; pass <= RUNS; pass++)); do
 	done
 done
 check "every cell ran in every pass ($fails failed)" test "$fails" -eq 0
-python3 "$(dirname "$0")/ipopt-report.py" "$OUTDIR/runs.csv" "$OUTDIR/meta.txt" \
+python3 -S "$(dirname "$0")/ipopt-report.py" "$OUTDIR/runs.csv" "$OUTDIR/meta.txt" \
 	>"$OUTDIR/report.md" && sed 's/^/# /' "$OUTDIR/report.md"
 ktap_finish

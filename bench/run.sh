@@ -109,14 +109,14 @@ bench_one() {	# KV: one VM; report into bench/results
 	if [ "$guest" = ipopt-guest.sh ]; then
 		name+=-ipopt
 		cp "$dir/runs.csv" "$name.csv"
-		python3 "$BENCH/ipopt-report.py" "$dir/runs.csv" "$dir/meta.txt" \
+		python3 -S "$BENCH/ipopt-report.py" "$dir/runs.csv" "$dir/meta.txt" \
 			"$dir/host.txt" | tee "$name.md"
 		echo "bench: saved $name.md, .csv"
 		return "$rc"
 	fi
 	cp "$dir/runs.csv" "$name-runs.csv"
 	echo
-	python3 "$BENCH/report.py" --meta "$dir/meta.txt" --meta "$dir/host.txt" \
+	python3 -S "$BENCH/report.py" --meta "$dir/meta.txt" --meta "$dir/host.txt" \
 		--md "$name.md" --csv "$name.csv" --png "$name.png" "$dir/runs.csv" ||
 		rc=1
 	echo "bench: saved $name.md, .csv, -runs.csv$([ -s "$name.png" ] && echo ', .png')"

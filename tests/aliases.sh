@@ -210,7 +210,7 @@ fi
 
 cap_stop
 comps=$(IFS=,; echo "[${COMPS[*]}]")
-out=$(python3 "$LIB_DIR/pcap_runs.py" "$TMP/aliases.pcap" "$NRUNS" \
+out=$(python3 -S "$LIB_DIR/pcap_runs.py" "$TMP/aliases.pcap" "$NRUNS" \
 	"[\"$OTHER_MAC\"]" "$comps" 2>&1)
 ktap_report <<<"$out"
 

@@ -407,7 +407,7 @@ run_new_cases
 userns_write() {	# FILE CMD: write "CMD\n" as root of a new user ns
 	_pgw_init
 	if [ "$_PGW" = python ]; then
-		printf '%s\n' "$2" | ip netns exec "$N" unshare -U -r /usr/bin/python3 -c "$_PGW_PY" "$PG_PROC/$1"
+		printf '%s\n' "$2" | ip netns exec "$N" unshare -U -r /usr/bin/python3 -S -c "$_PGW_PY" "$PG_PROC/$1"
 	else
 		printf '%s\n' "$2" | ip netns exec "$N" unshare -U -r "$_PGW" "$PG_PROC/$1"
 	fi

@@ -49,7 +49,7 @@ setup() {
 # subtest that all frames went out
 fuzz() {
 	local out
-	out=$(ip netns exec "$TX" python3 "$LIB_DIR/rxfuzz.py" fz0 \
+	out=$(ip netns exec "$TX" python3 -S "$LIB_DIR/rxfuzz.py" fz0 \
 		"$(mac_of "$RX" fz1)" "$IPB" "$1" "$FRAMES" 2>&1)
 	ktap_diag "seed $1: $(tr '\n' ' ' <<<"$out")"
 	check "$2 (seed $1): $FRAMES frames sent" grep -q "^frames $FRAMES " <<<"$out"
@@ -83,7 +83,7 @@ churn() {
 # rx_sane: the receiver's figures (display script) in RX_TEXT are
 # unwrapped and agree with each other, for the totals and every stream
 rx_sane() {
-	python3 "$LIB_DIR/rx_sane.py" "$WRAP" <<<"$RX_TEXT"
+	python3 -S "$LIB_DIR/rx_sane.py" "$WRAP" <<<"$RX_TEXT"
 }
 
 # ip_sane N: every classifier count is below N (the frames sent) and

@@ -136,7 +136,7 @@ r_snmp() {	# FIELD: an Ip: counter of R
 # python (each start costs seconds under TCG), report as KTAP
 CHECKS=""
 chk() { local IFS=$'\t'; CHECKS+="$*"$'\n'; }
-chk_run() { ktap_report < <(python3 "$LIB_DIR/ipodump_check.py" batch "$CHECKS" 2>&1); CHECKS=""; }
+chk_run() { ktap_report < <(python3 -S "$LIB_DIR/ipodump_check.py" batch "$CHECKS" 2>&1); CHECKS=""; }
 
 # has LABEL FILE REGEX: FILE matches (grep -E), else show it
 has() { grep -qE -- "$2" "$1" || { echo "no /$2/ in $1:"; cat "$1"; false; }; }

@@ -262,7 +262,7 @@ frames_check() {
 	local runs
 	runs=$(IFS=,; echo "[${RUNS[*]}]")
 	ktap_report < <("$PCAP_PY" "$1" |
-		python3 -c "$CHECKER" "$runs" "$MACA" "$MACB" "$IPA" "$IPB" "$2" 2>&1)
+		python3 -S -c "$CHECKER" "$runs" "$MACA" "$MACB" "$IPA" "$IPB" "$2" 2>&1)
 	RUNS=()
 }
 

@@ -371,7 +371,7 @@ sample06() {
 # frames_check CAPTURE: each run's frames: their count, and unless "any"
 # their seqs, 1..N, each seq C times and the next C higher with clone_skb C
 frames_check() {
-	ktap_report < <("$PCAP_PY" "$1" | python3 -c '
+	ktap_report < <("$PCAP_PY" "$1" | python3 -S -c '
 import json, sys
 frames = [json.loads(l) for l in sys.stdin if l.strip()]
 for run in sys.argv[1:]:
@@ -405,7 +405,7 @@ if ! { ns_create NSA && ns_create NSB && nic_into "$NSA" "$DA" &&
 	ktap_finish
 fi
 ktap_pass "NICs into two netns, $NQ queues, up, carrier"
-coproc QS { ip netns exec "$NSA" python3 "$QSTATS" -s; }
+coproc QS { ip netns exec "$NSA" python3 -S "$QSTATS" -s; }
 cleanup_push "kill $QS_PID"
 check_here "$DA's per-queue TX counters" queues
 ktap_diag "$QLINE"

@@ -270,7 +270,7 @@ export SEQS_FILE=$SEQS
 # "Flags: ", another unknown-flag list): with MASK=1 the SHARED bit is
 # masked out of both sides.
 compare() {
-	/usr/bin/python3 "$LIB_DIR/params_compare.py" "$@"
+	/usr/bin/python3 -S "$LIB_DIR/params_compare.py" "$@"
 }
 
 ns_create NS

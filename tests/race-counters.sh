@@ -76,7 +76,7 @@ for mode in $MODES; do
 		pids=()
 		for a in "$PG_PROC/$DEV r" "$PG_PROC/pgstats r" "$PG_PROC/$DEV w"; do
 			# shellcheck disable=SC2086
-			ip netns exec "$NS" python3 "$LIB_DIR/proc_loop.py" $a "$RACE_SECONDS" \
+			ip netns exec "$NS" python3 -S "$LIB_DIR/proc_loop.py" $a "$RACE_SECONDS" \
 				>"$tmp/rounds.${#pids[@]}" 2>&1 &
 			pids+=($!)
 		done

@@ -62,7 +62,7 @@ one_run() {	# LABEL CLONE ENCAP...: configure, capture, run, check
 # the capture: COUNT frames of SIZE bytes, all with the tag; the pktgen
 # seq is the same for the CLONE sends of one skb and rises from 1
 frames_ok() {	# LABEL CLONE KIND
-	python3 "$LIB_DIR/pcap_check.py" tags "$tmp/$1.pcap" "$2" "$3" "$COUNT" "$SIZE"
+	python3 -S "$LIB_DIR/pcap_check.py" tags "$tmp/$1.pcap" "$2" "$3" "$COUNT" "$SIZE"
 }
 
 for clone in 0 10; do

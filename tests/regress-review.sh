@@ -63,7 +63,7 @@ stop_wait() {
 
 # frames of SIZE bytes with pktgen's magic in a capture
 pktgen_frames() {	# FILE SIZE
-	python3 "$LIB_DIR/pktgen_frames.py" "$1" "$2"
+	python3 -S "$LIB_DIR/pktgen_frames.py" "$1" "$2"
 }
 
 # --- 1. settings changed under a held skb -----------------------------------

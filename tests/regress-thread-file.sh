@@ -37,7 +37,7 @@ HOLD=$tmp/fuse X="" X_PID="" W_PID="" F_PID=""
 thread_file_write() {
 	local n0 n1 early=""
 	mkdir -p "$HOLD" || return 1
-	python3 "$LIB_DIR/fuse_hold.py" "$HOLD" rem_device_all "$tmp/held" "$tmp/release" \
+	python3 -S "$LIB_DIR/fuse_hold.py" "$HOLD" rem_device_all "$tmp/held" "$tmp/release" \
 		2>"$tmp/fuse.log" &
 	F_PID=$!
 	wait_until 60 test -e "$HOLD/cmd" || { echo "no FUSE file"; cat "$tmp/fuse.log"; return 1; }
@@ -49,7 +49,7 @@ thread_file_write() {
 	wait_until 30 test -e "/proc/$X_PID/net/pktgen/kpktgend_1" || { echo "no kpktgend_1 in $X"; return 1; }
 	mark netns
 	n0=$(pgrep -c -x kpktgend_0) n1=$(pgrep -c -x kpktgend_1)
-	python3 "$LIB_DIR/held_write.py" "/proc/$X_PID/net/pktgen/kpktgend_1" "$HOLD/cmd" >"$tmp/writer.log" 2>&1 &
+	python3 -S "$LIB_DIR/held_write.py" "/proc/$X_PID/net/pktgen/kpktgend_1" "$HOLD/cmd" >"$tmp/writer.log" 2>&1 &
 	W_PID=$!
 	wait_until 60 test -e "$tmp/held" || { echo "the write never reached the held page"; return 1; }
 	mark held

@@ -68,7 +68,7 @@ bench() {
 
 # verdicts CHECK ARG... [-- CHECK ARG...]: tests/lib/rfc2544_check.py's
 # subtests (all at the end: one Python start, seconds under TCG)
-verdicts() { ktap_report < <(python3 "$CHECK_PY" "$@"); }
+verdicts() { ktap_report < <(python3 -S "$CHECK_PY" "$@"); }
 
 if ! qdiscs; then
 	ktap_header

@@ -57,7 +57,7 @@ netem_available() {
 compare() {
 	local lab=$1 pcap=$2
 	shift 2
-	ktap_report < <(python3 "$CHECK" "$lab" "$pcap" "$@" <<<"$RX_TEXT" 2>&1)
+	ktap_report < <(python3 -S "$CHECK" "$lab" "$pcap" "$@" <<<"$RX_TEXT" 2>&1)
 }
 
 # capture LABEL CMD...: rx_reset, capture on veth3 while CMD runs (then
@@ -126,7 +126,7 @@ js=$(for i in $(seq 1 200); do
 	echo "{\"seqs\": [$i], \"sec_off\": -$((i * 7 % 9 + 1))}"
 done | paste -sd,)
 inject() {
-	ip netns exec "$FWD" python3 "$INJECT" veth2 "$(mac_of "$RX" veth3)" "[$js]" >/dev/null
+	ip netns exec "$FWD" python3 -S "$INJECT" veth2 "$(mac_of "$RX" veth3)" "[$js]" >/dev/null
 }
 check "200 frames stamped 1-9 s ago, captured" capture seconds inject
 rx_snap "$RX"

@@ -74,13 +74,13 @@ both() {
 # of them, are numbered 1, 1, 1, 1 + K, ... (the stock numbering), each
 # copy byte-identical to the one before it
 stock_numbers() {
-	python3 "$LIB_DIR/stock_numbers.py" "$TMP/both.pcap" "$1" "$K" "$N"
+	python3 -S "$LIB_DIR/stock_numbers.py" "$TMP/both.pcap" "$1" "$K" "$N"
 }
 
 # compare LABEL SKIP: the receiver's counts against the capture's N
 # frames from the (SKIP+1)th, by copies K
 compare() {
-	ktap_report < <(python3 "$CHECK" "$1" "$TMP/both.pcap" --skip "$2" --count "$N" \
+	ktap_report < <(python3 -S "$CHECK" "$1" "$TMP/both.pcap" --skip "$2" --count "$N" \
 		--copies "$K" rx_packets lost duplicates reordered <"$TMP/$1.txt" 2>&1)
 }
 

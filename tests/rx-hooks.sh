@@ -22,7 +22,7 @@
 ktap_header
 ktap_plan 27
 
-BPFPROG="python3 $LIB_DIR/bpfprog.py"
+BPFPROG="python3 -S $LIB_DIR/bpfprog.py"
 N=64
 HOOK_SECONDS=${HOOK_SECONDS:-8}	# how long hooks come and go during a run
 
@@ -104,7 +104,7 @@ one_case() {
 	ktap_diag "$label: Result: $res; UDP in: $((u1 - u0))"
 	check "$label: Result OK, $N injected" test "${res#OK: }" != "$res" -a "$sofar" = "$N"
 	check "$label: the tap saw $N pktgen frames 10.71.0.2 > 10.71.0.1:9, checksums good" \
-		python3 "$LIB_DIR/pcap_check.py" tap "$TMP/$label.pcap" "$N"
+		python3 -S "$LIB_DIR/pcap_check.py" tap "$TMP/$label.pcap" "$N"
 	if [ "$want_udp" = 1 ]; then
 		check "$label: UDP took all $N" test "$((u1 - u0))" -eq "$N"
 	fi

@@ -111,7 +111,7 @@ start_returned "race: start returned"
 
 # 5. rmmod with the receiver enabled while frames arrive
 frames=$(seq -s, 1 3000)
-ip netns exec "$TX" python3 "$INJECT" veth4 "$(mac_of "$RX" veth5)" \
+ip netns exec "$TX" python3 -S "$INJECT" veth4 "$(mac_of "$RX" veth5)" \
 	"[{\"id\": 7, \"seqs\": [$frames]}]" >/dev/null 2>&1 &
 inj=$!
 cleanup_push "kill $inj"

@@ -25,7 +25,7 @@ setup() {
 	rx_cmd "$RX" "rx veth1" && rx_cmd "$RX" "display script"
 }
 
-inject() { ip netns exec "$TX" python3 "$INJECT" veth0 "$(mac_of "$RX" veth1)" "$1"; }
+inject() { ip netns exec "$TX" python3 -S "$INJECT" veth0 "$(mac_of "$RX" veth1)" "$1"; }
 
 # fresh JSON: rx_reset, inject JSON (then rx_snap: check runs it in a subshell)
 fresh() { rx_cmd "$RX" rx_reset && inject "$1" >/dev/null; }

@@ -52,7 +52,7 @@ stream_expect() {
 	rx_expect "${args[@]}"
 }
 
-inject() { ip netns exec "$TX1" python3 "$INJECT" veth0a "$(mac_of "$RX" veth1a)" "$1"; }
+inject() { ip netns exec "$TX1" python3 -S "$INJECT" veth0a "$(mac_of "$RX" veth1a)" "$1"; }
 udp_noports() { ip netns exec "$RX" awk '/^Udp: [0-9]/ { print $3 }' /proc/net/snmp; }
 
 rx_begin 18

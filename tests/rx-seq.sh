@@ -45,7 +45,7 @@ numbers() {
 
 # inject SEQS...: one hand-made frame per number, in this order
 inject() {
-	ip netns exec "$TX" python3 "$INJECT" veth0 "$(mac_of "$RX" veth1)" \
+	ip netns exec "$TX" python3 -S "$INJECT" veth0 "$(mac_of "$RX" veth1)" \
 		"[{\"seqs\": [$(numbers "$@")]}]" >/dev/null
 }
 

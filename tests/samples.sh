@@ -193,7 +193,7 @@ rdos_random() {
 		"$SAMPLES/pktgen.conf-1-1-rdos" >"$TMP/rdos.log" 2>&1 </dev/null ||
 		{ cat "$TMP/rdos.log"; return 1; }
 	cap_stop
-	python3 "$LIB_DIR/pcap_check.py" rdos "$cap"
+	python3 -S "$LIB_DIR/pcap_check.py" rdos "$cap"
 }
 check "pktgen.conf-1-1-rdos: random destinations by default (captured)" rdos_random
 check "pktgen.conf-1-1-rdos RND=0: in order (Params: no IPDST_RND)" eval '

@@ -101,7 +101,7 @@ cap_stop
 runs=$(IFS=,; echo "[${RUNS[*]}]")
 t0=${EPOCHREALTIME/./}
 out=$("$PCAP_PY" "$TMP/wire.pcap" |
-	python3 "$LIB_DIR/wire_ipv4_check.py" "$runs" "$MACB" "$IPA" "$IPB" 2>&1)
+	python3 -S "$LIB_DIR/wire_ipv4_check.py" "$runs" "$MACB" "$IPA" "$IPB" 2>&1)
 echo "# frame analysis: $(((${EPOCHREALTIME/./} - t0) / 1000)) ms"
 ktap_report <<<"$out"
 

@@ -131,7 +131,7 @@ one_run random "$NRND" "$RND_CHECKS" "count $NRND" \
 cap_stop
 
 runs=$(IFS=,; echo "[${RUNS[*]}]")
-out=$("$PCAP_PY" "$TMP/ranges.pcap" | python3 "$LIB_DIR/wire_ranges_check.py" "$runs" 2>&1)
+out=$("$PCAP_PY" "$TMP/ranges.pcap" | python3 -S "$LIB_DIR/wire_ranges_check.py" "$runs" 2>&1)
 ktap_report <<<"$out"
 
 ktap_finish

@@ -61,7 +61,7 @@ run() {
 	[ "$dev" = d0 ] && ns=$NSA rdev=d0
 	rm -f "$TMP/ready" "$TMP/go" "$TMP/out"
 	if [ "$hold" = hold ]; then
-		ip netns exec "$ns" python3 "$LIB_DIR/pktsock_hold.py" "$rdev" "$TMP/ready" \
+		ip netns exec "$ns" python3 -S "$LIB_DIR/pktsock_hold.py" "$rdev" "$TMP/ready" \
 			"$TMP/go" "$TMP/out" &
 		pid=$!
 		if ! wait_until 30 test -e "$TMP/ready"; then
@@ -83,7 +83,7 @@ run() {
 	[ -n "$pid" ] || return 0
 	touch "$TMP/go"
 	wait "$pid"
-	out=$(python3 "$LIB_DIR/wire_reuse_check.py" "$n" "$burst" <"$TMP/out" 2>&1)
+	out=$(python3 -S "$LIB_DIR/wire_reuse_check.py" "$n" "$burst" <"$TMP/out" 2>&1)
 	if [ "$out" = ok ]; then
 		ktap_pass "$lab: every held frame carries its own packet"
 	else

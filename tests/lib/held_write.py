@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/python3 -S
 # SPDX-License-Identifier: GPL-2.0
 """Write the first 14 bytes of a FUSE-held file into a pktgen file, so that
 the write's copy_from_user() waits in the middle of the write until the

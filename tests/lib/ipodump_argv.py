@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/python3 -S
 # SPDX-License-Identifier: GPL-2.0
 """Run tools/ipodump's main() once per command line, in one python
 (tests/ipodump.sh: each python start costs seconds under TCG).

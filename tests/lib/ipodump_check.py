@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/python3 -S
 # SPDX-License-Identifier: GPL-2.0
 """Output checker of tests/ipodump.sh: what ipodump printed for each form.
 

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/python3 -S
 # SPDX-License-Identifier: GPL-2.0
 """Send IPv4 packets with options by a raw IP_HDRINCL socket (tests/ipodump.sh).
 

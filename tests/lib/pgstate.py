@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/python3 -S
 # SPDX-License-Identifier: GPL-2.0
 """Stateful fuzzer for pktgen (issue 21): a weighted grammar over every
 file and command of /proc/net/pktgen, interleaved with device, namespace,

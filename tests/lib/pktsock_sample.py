@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/python3 -S
 # SPDX-License-Identifier: GPL-2.0
 """Sample every SAMPLE-th pktgen packet on a device (tests/wire-patch.sh).
 

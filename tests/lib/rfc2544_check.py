@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/python3 -S
 # SPDX-License-Identifier: GPL-2.0
 """Checks of pktgen-rfc2544's results against the known answers of the
 devices under test of tests/rfc2544.sh.  Prints "PASS name" / "FAIL

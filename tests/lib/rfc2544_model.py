@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/python3 -S
 # SPDX-License-Identifier: GPL-2.0
 """The searches of tools/rfc2544.py (pktgen-rfc2544) against simulated
 devices under test whose answers are known, without pktgen: prints

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/python3 -S
 # SPDX-License-Identifier: GPL-2.0
 """Send hand-made pktgen frames on a device with an AF_PACKET socket, for
 the receiver tests (the sender of this release builds IPv4 without VLAN

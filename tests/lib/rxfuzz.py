@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/python3 -S
 # SPDX-License-Identifier: GPL-2.0
 """The packet fuzzer of the receive paths (pgrx and the ipopt classifier):
 malformed and adversarial Ethernet frames from a seeded generator, sent

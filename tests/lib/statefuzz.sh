@@ -61,14 +61,14 @@ BPFDIR=$tmp/bpf
 mkdir -p "$BPFDIR"
 if mount -t bpf bpf "$BPFDIR" 2>/dev/null; then
 	cleanup_push "umount $BPFDIR"
-	python3 "$LIB_DIR/bpfprog.py" xdp-pass "$BPFDIR/xdp" 2>/dev/null && xdp=$BPFDIR/xdp
+	python3 -S "$LIB_DIR/bpfprog.py" xdp-pass "$BPFDIR/xdp" 2>/dev/null && xdp=$BPFDIR/xdp
 fi
 ktap_diag "devices: d0 d1 v0${nsim:+ $nsim (netdevsim)}; XDP: ${xdp:-none}"
 ktap_diag "setup $SECONDS s (load+keys $t_keys, devices $((t_devs - t_keys)))"
 
 log=$tmp/actions.log
 t0=$SECONDS
-timeout -k 5 $((SF_SECONDS + 180)) ip netns exec "$NS" python3 "$LIB_DIR/pgstate.py" \
+timeout -k 5 $((SF_SECONDS + 180)) ip netns exec "$NS" python3 -S "$LIB_DIR/pgstate.py" \
 	--seed "$SF_SEED" --seconds "$SF_SECONDS" --actions "$SF_ACTIONS" \
 	${STATE_REPLAY:+--replay "$STATE_REPLAY"} \
 	--log "$log" --ns1 "$NS" --ns2 "$NS2" ${nsim:+--nsim "$nsim"} ${xdp:+--xdp "$xdp"} \
@@ -106,9 +106,9 @@ clean_run() {
 	cap_stop
 	tx1=$(ip netns exec "$NS" cat /sys/class/net/c0/statistics/tx_packets)
 	res=$(_PG_NS=$NS pg_result c0)
-	sum=$(python3 "$PCAP_PY" --summary "$tmp/clean.pcap")
+	sum=$(python3 -S "$PCAP_PY" --summary "$tmp/clean.pcap")
 	if [[ "$res" == "OK: "* ]] && [ $((tx1 - tx0)) -eq 1000 ] &&
-	   python3 -c 'import json,sys; s=json.loads(sys.argv[1]); sys.exit(not (s["frames"] == 1000 and s.get("pktgen") == 1000 and s.get("seq_in_order")))' "$sum"; then
+	   python3 -S -c 'import json,sys; s=json.loads(sys.argv[1]); sys.exit(not (s["frames"] == 1000 and s.get("pktgen") == 1000 and s.get("seq_in_order")))' "$sum"; then
 		return 0
 	fi
 	echo "Result '$res', c0 sent $((tx1 - tx0)); capture: $sum"

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/python3 -S
 # SPDX-License-Identifier: GPL-2.0
 """The stock module's numbering of clone_skb copies (tests/rx-copies.sh):
 the capture's IPv4 pktgen frames from the (SKIP+1)th, N of them, are

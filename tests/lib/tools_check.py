@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/python3 -S
 # SPDX-License-Identifier: GPL-2.0
 """Checks of the tools' output (tests/packaging.sh): exit 0 if it holds.
 

@@ -138,7 +138,7 @@ _wire_lines() {
 wire_check() {
 	local runs out line rc=0
 	runs=$(IFS=,; echo "[${RUNS[*]}]")
-	out=$(python3 -c "$2" "$LIB_DIR" "$1" "$runs" 2>&1) || rc=$?
+	out=$(python3 -S -c "$2" "$LIB_DIR" "$1" "$runs" 2>&1) || rc=$?
 	[ "$rc" -eq 0 ] || out+=$'\n'"FAIL frame checker|exit status $rc"
 	while IFS= read -r line; do
 		case $line in

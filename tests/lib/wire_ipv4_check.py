@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/python3 -S
 # SPDX-License-Identifier: GPL-2.0
 """Frame checker of tests/wire-ipv4.sh: headers, ids, seqs, time, padding.
 

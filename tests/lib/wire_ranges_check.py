@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/python3 -S
 # SPDX-License-Identifier: GPL-2.0
 """Range checker of tests/wire-ranges.sh: fields over a run in sequence or set.
 

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/python3 -S
 # SPDX-License-Identifier: GPL-2.0
 """Checker of tests/wire-reuse.sh: every held frame carries its own packet.
 

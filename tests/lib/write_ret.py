@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/python3 -S
 # SPDX-License-Identifier: GPL-2.0
 """Print what one write(2) of stdin to FILE returned (tests/errors.sh).
 
