@@ -83,12 +83,10 @@ setup() {
 }
 
 rx_value() {	# KEY: a value of K's receiver (lib.sh's helper: no exec)
-	local l _PG_TEXT
+	local _PG_TEXT KVAL
 	_PG_NS=$K _pg_read_var pgrx || return 1
-	while IFS= read -r l; do
-		[[ $l == "$1="* ]] && { echo "${l#*=}"; return 0; }
-	done <<<"$_PG_TEXT"
-	return 1
+	kv_get "$_PG_TEXT" "$1"
+	echo "$KVAL"
 }
 
 send() {	# CMD...: configure s0, run it to the end; $TMP/result: its Result
