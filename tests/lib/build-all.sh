@@ -62,7 +62,7 @@ while read -r kv root; do
 		continue
 	fi
 	log=$dir/build.log
-	kmake "$kv" "$root" "$dir" W=1 PKTGEN_VERSION="$VERSION" modules </dev/null >"$log" 2>&1
+	kmake "$kv" "$root" "$dir" -j"$(nproc)" W=1 PKTGEN_VERSION="$VERSION" modules </dev/null >"$log" 2>&1
 	st=$?
 	if [ "$st" -ne 0 ]; then
 		echo "build $kv: FAILED (make exit $st)"

@@ -178,6 +178,19 @@ if [ "$mode" != run ] && [ "${VM_NICS:-1}" != 0 ]; then
 	fi
 fi
 
+# Modules the guest never loads (boot() says why); a name a kernel does
+# not have is harmless.
+BOOT_BLACKLIST=kvm,kvm_amd,kvm_intel,ccp,ahci,sr_mod,sg,iTCO_wdt,intel_pmc_bxt
+BOOT_BLACKLIST+=,i6300esb,pcspkr,i2c_i801,lpc_ich,psmouse,serio_raw,evdev,button
+BOOT_BLACKLIST+=,powernow_k8,qemu_fw_cfg,aesni_intel,ghash_clmulni_intel
+BOOT_BLACKLIST+=,crct10dif_pclmul,crc32_pclmul,crc32c_intel,sha1_ssse3
+BOOT_BLACKLIST+=,sha256_ssse3,sha512_ssse3
+# 9p at once: vng tries virtiofsd first and, with QEMU's C virtiofsd
+# (Debian 12's /usr/lib/qemu/virtiofsd, which it cannot drive), waits
+# 3.1 s for each of the two shares before it falls back to 9p
+FORCE_9P=""
+"$VNG" --help 2>/dev/null | grep -q -e '--force-9p' && FORCE_9P=--force-9p
+
 boot() {	# KV MODE [VAR=value...]: run guest.sh MODE in a VM (the VARs
 	# after genv's), console to $OUT/console-KV.log
 	local kv=$1 m=$2 cmd rc t0 append attempt qopts=${VM_QEMU_OPTS:-}
@@ -214,6 +227,11 @@ boot() {	# KV MODE [VAR=value...]: run guest.sh MODE in a VM (the VARs
 	# the tests check depends on it (the kernel's own KASLR stays);
 	# VM_ASLR=1 keeps it.
 	[ "${VM_ASLR:-0}" = 1 ] || append+=" norandmaps"
+	# udev's coldplug loads a module for each of QEMU's q35 devices and
+	# the CPU's features (KVM, AHCI and the CD-ROM, watchdogs, i2c,
+	# input, the crypto accelerators): 9 s of a 21 s boot under TCG
+	# (6.12), and no test uses them.  The NICs' drivers still load.
+	append+=" modprobe.blacklist=$BOOT_BLACKLIST"
 	# A kernel that panics before guest.sh ran (its "# guest:" line) has
 	# run nothing of ours: the module is not loaded yet.  Seen once on a
 	# CI machine, 6.12 at 5 s into the boot under QEMU 7.2's TCG (its
@@ -224,7 +242,7 @@ boot() {	# KV MODE [VAR=value...]: run guest.sh MODE in a VM (the VARs
 	for attempt in 1 2; do
 		t0=$SECONDS
 		"${MQ_NETNS[@]}" timeout -k 30 "${VM_TIMEOUT:-2700}" "$VNG" --run "$(kimage "$kv")" \
-			--disable-kvm --cpus "${VM_CPUS:-2}" --memory 2G --append "$append" \
+			--disable-kvm $FORCE_9P --cpus "${VM_CPUS:-2}" --memory 2G --append "$append" \
 			--verbose ${qopts:+--qemu-opts "$qopts"} \
 			--rwdir "$OUT" --cwd "$REPO" -- "$cmd" </dev/null 2>&1 |
 			tee "$OUT/console-$kv.log" | kernel_lines_filter
