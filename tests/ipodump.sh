@@ -80,15 +80,18 @@ ipod_start() {
 		echo $? >"$TMP/$name.rc"
 	) &
 	wait_until 5 test -s "$TMP/$name.pid"
-	cleanup_push "kill $(cat "$TMP/$name.pid") 2>/dev/null"
+	cleanup_push "kill $(<"$TMP/$name.pid") 2>/dev/null"
 	IPOD_PIDS+=("$name")
 }
 
-ipod_ready() {	# every started ipodump says what it listens on
-	local n
+ipod_ready() {	# every started ipodump says what it listens on (no fork:
+	# it is polled while the pythons start)
+	local n err
 	for n in "${IPOD_PIDS[@]}"; do
-		grep -q '^ipodump: \(listening\|intercepting\)' "$TMP/$n.err" 2>/dev/null ||
-			return 1
+		[ -e "$TMP/$n.err" ] || return 1
+		err=$'\n'$(<"$TMP/$n.err")
+		[[ $err == *$'\n'"ipodump: listening"* ||
+		   $err == *$'\n'"ipodump: intercepting"* ]] || return 1
 	done
 }
 
@@ -125,10 +128,15 @@ send_raw() {
 	ip netns exec "$S" python3 -S "$LIB_DIR/ipv4_raw.py" "$IPS" "$DST" "$@"
 }
 
-k_rx() { ip netns exec "$K" cat /sys/class/net/k0/statistics/rx_packets; }
+k_rx() { dev_stat "$K" k0 rx_packets && echo "$STAT"; }
 r_snmp() {	# FIELD: an Ip: counter of R
-	ip netns exec "$R" awk -v f="$1" '/^Ip: [A-Z]/ { for (i = 1; i <= NF; i++) h[i] = $i }
-		/^Ip: [0-9]/ { for (i = 1; i <= NF; i++) if (h[i] == f) print $i }' /proc/net/snmp
+	local names values i re=$'(^|\n)Ip: ([A-Z][^\n]*)\nIp: ([^\n]*)'
+	ns_read "$R" /proc/net/snmp && [[ $NS_TEXT =~ $re ]] || return 1
+	read -ra names <<<"${BASH_REMATCH[2]}"
+	read -ra values <<<"${BASH_REMATCH[3]}"
+	for i in "${!names[@]}"; do
+		[ "${names[i]}" = "$1" ] && echo "${values[i]}"
+	done
 }
 
 

@@ -74,22 +74,6 @@ udev_settle() { udevadm settle --timeout=60 2>/dev/null || sleep 2; }
 
 ns_cat() { ip netns exec "$1" cat "$2"; }
 
-# nic_stat NS DEV rx_packets|tx_packets: the counter into STAT, from NS's
-# /proc/net/dev read by lib.sh's helper in NS (no fork: an ip netns exec
-# cat costs ~0.5 s under TCG, and a run reads a dozen counters)
-nic_stat() {
-	# shellcheck disable=SC2034 # PG_PROC: read by lib.sh's _pg_read_var
-	local _PG_TEXT _PG_NS=$1 PG_PROC=/proc/net re
-	re=$'(^|\n) *'"$2"$': *([0-9]+) +([0-9]+)( +[0-9]+){6} +([0-9]+) +([0-9]+)'
-	STAT=""
-	_pg_read_var dev && [[ $_PG_TEXT =~ $re ]] || return 1
-	case $3 in
-	rx_packets) STAT=${BASH_REMATCH[3]} ;;
-	tx_packets) STAT=${BASH_REMATCH[6]} ;;
-	*) return 1 ;;
-	esac
-}
-carrier_up() { [ "$(ns_cat "$1" "/sys/class/net/$2/carrier" 2>/dev/null)" = 1 ]; }
 
 # nic_into NS DEV: DEV into NS, IPv6 off, up, carrier
 nic_into() {
@@ -139,9 +123,9 @@ result_is() {
 grew_by() {
 	# named: eval runs in wait_until, where "$1".. are wait_until's own
 	local ns=$1 dev=$2 counter=$3 want=$(($4 + $5))
-	wait_until 5 eval 'nic_stat "$ns" "$dev" "$counter" && [ "$STAT" -ge "$want" ]'
+	wait_until 5 eval 'dev_stat "$ns" "$dev" "$counter" && [ "$STAT" -ge "$want" ]'
 	sleep 0.2
-	nic_stat "$ns" "$dev" "$counter" && [ "$STAT" -eq "$want" ] && return 0
+	dev_stat "$ns" "$dev" "$counter" && [ "$STAT" -eq "$want" ] && return 0
 	echo "$2 $3: $4 -> ${STAT:-?}, want +$5"
 	return 1
 }
@@ -163,9 +147,9 @@ send() {
 		return
 	fi
 	pg_is_ours && [ "$SIDE" = ours ] && in_ns "$NSB" pg_set pgrx rx_reset >/dev/null
-	nic_stat "$NSA" "$DA" tx_packets
+	dev_stat "$NSA" "$DA" tx_packets
 	tx0=$STAT
-	nic_stat "$NSB" "$DB" rx_packets
+	dev_stat "$NSB" "$DB" rx_packets
 	rx0=$STAT
 	START_RC=0
 	local t0=${EPOCHREALTIME/./} t1 t2
@@ -289,7 +273,7 @@ in_shell() {
 }
 
 # tx_above N: DA has sent more than N packets
-tx_above() { nic_stat "$NSA" "$DA" tx_packets && [ "$STAT" -gt "$1" ]; }
+tx_above() { dev_stat "$NSA" "$DA" tx_packets && [ "$STAT" -gt "$1" ]; }
 
 # bg_start: a run without end (count 0) in the background (BG), once it sends
 bg_start() {
@@ -298,7 +282,7 @@ bg_start() {
 	for c in "count 0" "pkt_size 60" "udp_dst_min $BGPORT" "udp_dst_max $BGPORT"; do
 		in_ns "$NSA" pg_set "$DA" "$c" || return 1
 	done
-	nic_stat "$NSA" "$DA" tx_packets || return 1
+	dev_stat "$NSA" "$DA" tx_packets || return 1
 	tx0=$STAT
 	pg_start_ns "$NSA" 60 >/dev/null 2>&1 &
 	BG=$!

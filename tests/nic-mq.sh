@@ -44,7 +44,6 @@ SAMPLE06="$(cd "$(dirname "$0")/../samples" && pwd)/pktgen_sample06_numa_awared_
 TMP=$(lib_tmpdir)
 
 ns_cat() { ip netns exec "$1" cat "$2"; }
-carrier_up() { [ "$(ns_cat "$1" "/sys/class/net/$2/carrier" 2>/dev/null)" = 1 ]; }
 
 # nic_of_mac MAC: the interface (of this netns) with MAC
 nic_of_mac() {
@@ -63,15 +62,6 @@ nic_into() {
 		ip -n "$1" link set "$2" up &&
 		wait_until 15 carrier_up "$1" "$2" &&
 		ip netns exec "$1" test -d "/sys/class/net/$2/queues/tx-$((NQ - 1))"
-}
-
-# rx_packets NS DEV: DEV's rx_packets into STAT (lib.sh's reader: no fork)
-rx_packets() {
-	# shellcheck disable=SC2034 # PG_PROC: read by lib.sh's _pg_read_var
-	local _PG_TEXT _PG_NS=$1 PG_PROC=/proc/net
-	local re=$'(^|\n) *'"$2"$': *([0-9]+) +([0-9]+)'
-	STAT=""
-	_pg_read_var dev && [[ $_PG_TEXT =~ $re ]] && STAT=${BASH_REMATCH[3]}
 }
 
 # queues: DA's TX packets per queue into Q (Q[N]); QLINE: qstats' lines
@@ -134,9 +124,9 @@ result_is() {
 # rx_grew N: DB's rx_packets grew by N since RX0
 rx_grew() {
 	local goal=$((RX0 + $1))
-	wait_until 5 eval 'rx_packets "$NSB" "$DB" && [ "$STAT" -ge "$goal" ]'
+	wait_until 5 eval 'dev_stat "$NSB" "$DB" rx_packets && [ "$STAT" -ge "$goal" ]'
 	sleep 0.2
-	rx_packets "$NSB" "$DB" && [ "$STAT" -eq "$goal" ] && return 0
+	dev_stat "$NSB" "$DB" rx_packets && [ "$STAT" -eq "$goal" ] && return 0
 	echo "$DB rx_packets $RX0 -> $STAT, want +$1"
 	return 1
 }
@@ -174,7 +164,7 @@ run_start() {
 	local lab=$1 n=$3 clone=${4:-0} dev devs lost=(lost 0)
 	queues >/dev/null
 	Q0=("${Q[@]}")
-	rx_packets "$NSB" "$DB"
+	dev_stat "$NSB" "$DB" rx_packets
 	RX0=$STAT
 	[ "$SIDE" = ours ] && in_ns "$NSB" pg_set pgrx rx_reset >/dev/null
 	pg_start_ns "$NSA" 60 || echo "# $lab: start exit $?"
@@ -285,7 +275,7 @@ stopped() {
 	queues >/dev/null
 	stop0=$(sed -n 's/^tx0 .* stop \([0-9]*\) .*/\1/p' <<<"$QLINE")
 	Q0=("${Q[@]}")
-	rx_packets "$NSB" "$DB"
+	dev_stat "$NSB" "$DB" rx_packets
 	RX0=$STAT
 	pg_start_ns "$NSA" 60 || echo "# $lab: start exit $?"
 	_PG_NS=$NSA _pg_read_var "$DA"
@@ -308,7 +298,7 @@ stopped() {
 	# when the receiver falls behind (717 of 2006 lost once, stock,
 	# 6.12, a loaded host): not the sender's to answer for
 	sleep 1
-	rx_packets "$NSB" "$DB"
+	dev_stat "$NSB" "$DB" rx_packets
 	ktap_diag "$lab: $DB received $((STAT - RX0)) of $sent"
 	ip netns exec "$NSA" ethtool -G "$DA" tx 256 >/dev/null 2>&1
 	in_ns "$NSA" pg_set "$DA" "clone_skb 0" >/dev/null
@@ -336,7 +326,7 @@ sample06() {
 	PORT=$((PORT + 1))
 	queues >/dev/null
 	Q0=("${Q[@]}")
-	rx_packets "$NSB" "$DB"
+	dev_stat "$NSB" "$DB" rx_packets
 	RX0=$STAT
 	[ "$SIDE" = ours ] && in_ns "$NSB" pg_set pgrx rx_reset >/dev/null
 	out=$(ip netns exec "$NSA" timeout 60 "$SAMPLE06" -i "$DA" -t 2 -n "$n" -m "$MACB" \
