@@ -144,7 +144,8 @@ check-rxstat:
 # kernel in a VM for tests/*.sh.
 # Kernels: the host release's and the newest Debian builds (fetched into
 # the cache by setup.sh check; CHECK_NEWEST=none leaves it out), the
-# oldest with the full suite, the others with the fast differential subset.
+# oldest and the newest with the full suite, the others with the fast
+# differential subset.
 # KERNELS="KV..." names the kernels (installed, or in the cache of
 # tests/lib/kernels.sh; KV:fast for the fast differential subset only).
 check:
