@@ -653,19 +653,20 @@ cap_start() {
 	_CAP_FILES+=("$file")
 }
 
-_cap_ready() {	# PID LOG: listening, or exit 0 once tcpdump died (caught below)
-	grep -q 'listening on' "$2" || ! kill -0 "$1" 2>/dev/null
+_cap_ready() {	# PID LOG: listening, or exit 0 once tcpdump died (caught below);
+	# no fork: it is polled while tcpdump starts
+	{ [ -e "$2" ] && [[ $(<"$2") == *"listening on"* ]]; } || ! kill -0 "$1" 2>/dev/null
 }
 
 _cap_size() { stat -c %s "$1" 2>/dev/null || echo 0; }
 
 # cap_stop: stop every capture once its file stopped growing, wait for exit.
 cap_stop() {
-	local i pid file prev cur same
+	local i k pid file prev cur same
 	for i in "${!_CAP_PIDS[@]}"; do
 		pid=${_CAP_PIDS[i]} file=${_CAP_FILES[i]}
 		prev=-1 same=0
-		for _ in $(seq 50); do
+		for ((k = 0; k < 50; k++)); do
 			cur=$(_cap_size "$file")
 			if [ "$cur" = "$prev" ]; then
 				same=$((same + 1))
