@@ -193,16 +193,6 @@ struct pktgen_config {
 	char ip_opt_text[PG_IP_OPT_TEXT];
 };
 
-/*
- * netif_receive injects one skb more than once (shared, see
- * pg_xmit_receive()) only with burst > 1: clone_skb is refused there.
- */
-static inline bool pg_receive_reuses(const struct pktgen_config *cfg)
-{
-	return cfg->xmit_mode == PG_XMIT_RECEIVE && (cfg->flags & PG_F(SHARED)) &&
-	       cfg->burst > 1;
-}
-
 /* Values that vary per built packet ("cur_*" in the Current block). */
 struct pktgen_cursor {
 	u32 pkt_size;

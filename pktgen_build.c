@@ -819,7 +819,12 @@ static void pg_add_frags(struct sk_buff *skb, struct page *page, unsigned int n,
 	skb->len += bytes;
 	skb->data_len += bytes;
 	skb->truesize += bytes;
-	/* nobody may write into the page: it is every packet's padding */
+	/*
+	 * True of every skb built: the page is every packet's padding, in
+	 * flight many times over.  The flag makes whoever would write a
+	 * fragment in place (tc pedit, ESP decrypting on receive, a checksum
+	 * over data that could change) copy it first.
+	 */
 	skb_shinfo(skb)->flags |= SKBFL_SHARED_FRAG;
 }
 
@@ -851,24 +856,12 @@ static struct sk_buff *pg_alloc_frag_skb(unsigned int size)
 	return skb;
 }
 
-/* Room before the frame: the device's link-layer headroom, or XDP's. */
-static unsigned int pg_headroom(const struct pktgen_run *r, const struct net_device *odev)
-{
-	unsigned int headroom = LL_RESERVED_SPACE(odev);
-
-	if (pg_receive_reuses(&r->cfg))
-		headroom = max_t(unsigned int, headroom, XDP_PACKET_HEADROOM);
-	return headroom;
-}
 
 /*
- * An skb with @len bytes of room, and @headroom (pg_headroom()) before
+ * An skb with @len bytes of room, and @headroom (the device's) before
  * them (skb->dev is the caller's).  Its head comes from page fragments
  * where it fits in a page: a kmalloc()ed head costs far more to allocate
- * and free (bench/README).  An skb netif_receive injects more than once
- * gets the room generic XDP wants: were a program attached during an
- * injection, XDP would otherwise reallocate the head of a shared skb,
- * which BUG()s.
+ * and free (bench/README).
  */
 static struct sk_buff *pg_alloc_skb(const struct pktgen_run *r, struct net_device *odev,
 				    unsigned int headroom, unsigned int len)
@@ -1005,7 +998,7 @@ struct sk_buff *pg_build_skb(struct pktgen_run *r, struct net_device *odev,
 	frag_bytes = pg_frag_bytes(r, datalen - r->min_data, &nfrags);
 	linear = hdr_len + datalen - frag_bytes;
 
-	headroom = pg_headroom(r, odev);
+	headroom = LL_RESERVED_SPACE(odev);
 	skb = pg_reuse_skb(old, headroom, linear);
 	patch = patch && skb && headroom == r->frame_headroom;
 	if (!skb)

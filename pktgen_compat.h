@@ -8,8 +8,6 @@
 
 #include <linux/version.h>
 #include <linux/netdevice.h>
-#include <linux/rtnetlink.h>
-#include <net/sch_generic.h>
 #include <net/sock.h>
 
 /* get_unaligned_be16() and friends moved to <linux/unaligned.h> in 6.12. */
@@ -47,63 +45,6 @@ pg_netdev_get_by_name(struct net *net, const char *name, netdevice_tracker *trac
 	if (dev)
 		netdev_tracker_alloc(dev, tracker, GFP_KERNEL);
 	return dev;
-}
-
-/*
- * Whether tc's ingress hook (an ingress or clsact qdisc, or tcx BPF
- * links) is attached to @dev, or may be before the caller's BH-off
- * section ends, but for a tcx link (PG_TC_INGRESS_AT_ONCE).  6.6 moved
- * it to tcx_ingress, behind CONFIG_NET_XGRESS, published by the qdisc's
- * init, before the grace period of dev_deactivate() that its first
- * filter does not wait for again.  Before, miniq_ingress was set only by
- * the first filter, and the qdisc became visible (grafted on the ingress
- * queue) only after that grace period: a section that began during it
- * saw no qdisc and met the filter.  A qdisc is added under RTNL, taken
- * before that grace period: RTNL held counts as hooked.  The ingress
- * queue is freed only with the device.
- */
-static inline bool pg_dev_tc_ingress(const struct net_device *dev)
-{
-#if IS_ENABLED(CONFIG_NET_XGRESS)
-	return rcu_access_pointer(dev->tcx_ingress);
-#elif IS_ENABLED(CONFIG_NET_CLS_ACT)
-	const struct netdev_queue *ingress = rcu_dereference_protected(dev->ingress_queue, 1);
-
-	return rcu_access_pointer(dev->miniq_ingress) ||
-	       (ingress && rcu_access_pointer(ingress->qdisc_sleeping) != &noop_qdisc) ||
-	       rtnl_is_locked();
-#else
-	return false;
-#endif
-}
-
-/*
- * Whether tc's ingress hook, missing at the start of a BH-off section,
- * may act before it ends: from 6.6 a tcx BPF link publishes its program
- * at once (tcx_link_prog_attach(): the grace period comes after), as
- * generic XDP does; before, tc acted only through a qdisc's filter.
- */
-#define PG_TC_INGRESS_AT_ONCE IS_ENABLED(CONFIG_NET_XGRESS)
-
-/*
- * Nonzero when a receive hook that acts as soon as it is published is
- * attached to @dev: generic XDP, an rx_handler, netfilter ingress and,
- * from 6.6, a tcx link (PG_TC_INGRESS_AT_ONCE).  The pointers are ORed
- * into one word to test, not tested one by one: a netif_receive burst
- * looks after every injection.
- */
-static inline unsigned long pg_dev_rx_hooks_at_once(const struct net_device *dev)
-{
-	unsigned long hooks = (unsigned long)rcu_access_pointer(dev->xdp_prog) |
-			      (unsigned long)rcu_access_pointer(dev->rx_handler);
-
-#if IS_ENABLED(CONFIG_NETFILTER_INGRESS)
-	hooks |= (unsigned long)rcu_access_pointer(dev->nf_hooks_ingress);
-#endif
-#if IS_ENABLED(CONFIG_NET_XGRESS)
-	hooks |= (unsigned long)rcu_access_pointer(dev->tcx_ingress);
-#endif
-	return hooks;
 }
 
 /*

@@ -395,13 +395,64 @@ static void pg_count_burst(struct pktgen_run *r, unsigned int sent,
 }
 
 /*
- * Hand the skb to the driver @burst times under the queue lock; the
- * "more" hint is set on all but the last.  Returns true when the skb was
- * consumed (sent or dropped), false when the queue pushed back.  BH off.
+ * How a slot hands its skb over: the one decision of whether anything
+ * outside pktgen may get an skb that pktgen still holds (design.rst,
+ * "Who may write an skb").  Made at every slot: the device's flags and
+ * the run's settings may change mid-run.
+ * PG_SEND_GIVE: the skb itself, which pktgen lets go of.
+ * PG_SEND_SHARE: the skb itself with one reference per copy, to the
+ *	driver's own ndo_start_xmit only, on a device whose
+ *	IFF_TX_SKB_SHARING promises that start_xmit neither writes the skb
+ *	nor keeps it beyond that reference.
+ * PG_SEND_CLONE: every copy an skb_clone() of the one pktgen keeps, the
+ *	stack's own: the kernel's unclone rules (skb_cloned() before any
+ *	write of the data) leave the data pktgen sends again intact.
+ */
+enum pg_send {
+	PG_SEND_GIVE,
+	PG_SEND_SHARE,
+	PG_SEND_CLONE,
+};
+
+static enum pg_send pg_send_how(const struct pktgen_run *r, const struct net_device *odev)
+{
+	if (!(r->cfg.flags & PG_F(SHARED)))
+		return PG_SEND_GIVE;
+	switch (r->cfg.xmit_mode) {
+	case PG_XMIT_RECEIVE:
+		return r->cfg.burst > 1 ? PG_SEND_CLONE : PG_SEND_GIVE;
+	case PG_XMIT_QUEUE:
+		return r->cfg.clone_skb > 1 ? PG_SEND_CLONE : PG_SEND_GIVE;
+	default:
+		return odev->priv_flags & IFF_TX_SKB_SHARING ? PG_SEND_SHARE : PG_SEND_GIVE;
+	}
+}
+
+/*
+ * Let go of the skb built: it is the stack's or the driver's now.  With
+ * flag SHARED the stock module would have kept it, and its Result shows
+ * its frags: so does ours.
+ */
+static struct sk_buff *pg_give_skb(struct pktgen_run *r)
+{
+	struct sk_buff *skb = r->skb;
+
+	r->skb = NULL;
+	if (r->cfg.flags & PG_F(SHARED))
+		r->given_frags = skb_shinfo(skb)->nr_frags;
+	return skb;
+}
+
+/*
+ * Hand the skb to the driver @burst times under the queue lock (more than
+ * once only when @how is PG_SEND_SHARE); the "more" hint is set on all
+ * but the last.  Returns true when the skb was consumed (sent or
+ * dropped), false when the queue pushed back.  BH off.
  */
 static bool pg_xmit_start(struct pktgen_run *r, struct net_device *odev,
-			  unsigned int burst, bool shared)
+			  unsigned int burst, enum pg_send how)
 {
+	bool shared = how == PG_SEND_SHARE;
 	struct sk_buff *skb = r->skb;
 	struct netdev_queue *txq = skb_get_tx_queue(odev, skb);
 	unsigned int len = skb->len, left = burst, sent = 0, failed = 0;
@@ -414,6 +465,8 @@ static bool pg_xmit_start(struct pktgen_run *r, struct net_device *odev,
 
 	if (shared)
 		refcount_add(burst, &skb->users);
+	else
+		left = 1;
 	do {
 		ret = netdev_start_xmit(skb, odev, txq, --left > 0);
 		if (!dev_xmit_complete(ret)) {
@@ -428,7 +481,7 @@ static bool pg_xmit_start(struct pktgen_run *r, struct net_device *odev,
 		else
 			failed++;
 		if (!shared) {
-			r->skb = NULL;
+			pg_give_skb(r);
 			break;
 		}
 	} while (left && !netif_xmit_frozen_or_drv_stopped(txq));
@@ -446,136 +499,60 @@ out_unlock:
 }
 
 /*
- * Whether @dev's receive path has a hook that may rewrite or reallocate
- * an skb in place: generic XDP, tc ingress, netfilter ingress, or an
- * rx_handler (bridge, bond, macvlan, ...).  Such a hook takes an skb as
- * its own; one shared among injections would be rewritten under the next
- * injection, and reallocated only after a BUG() (pskb_expand_head() on a
- * shared skb).  The receive path without hooks keeps what it is handed
- * intact: every protocol handler takes an skb it may share with a tap and
- * clones it before a change.
- *
- * pg_dev_rx_hooks_at_once() leaves out tc's before 6.6, where it cannot
- * act within a BH-off section that began without it (pg_dev_tc_ingress()):
- * a burst looks at tc there once, at the others after every injection.
+ * The next copy to hand the stack: a clone of the skb kept (PG_SEND_CLONE)
+ * or the skb itself (PG_SEND_GIVE).  NULL when no memory was free.
  */
-static bool pg_rx_hooked(const struct net_device *dev)
+static struct sk_buff *pg_stack_copy(struct pktgen_run *r, enum pg_send how)
 {
-	return pg_dev_rx_hooks_at_once(dev) ||
-	       (!PG_TC_INGRESS_AT_ONCE && pg_dev_tc_ingress(dev));
+	if (how == PG_SEND_CLONE)
+		return skb_clone(r->skb, GFP_ATOMIC);
+	return pg_give_skb(r);
 }
 
 /*
  * xmit_mode netif_receive: inject into the device's receive path, @burst
- * times while the stack frees the skb synchronously.  Every injection
- * counts as sent; those the stack dropped are errors too (as upstream).
- * Where a hook sits on the receive path, one injection of an skb given
- * away; the hooks are looked at again after every injection, as one may
- * be attached meanwhile (tc's only where it may, pg_dev_rx_hooks_at_once()).
- * A burst of one gives its skb away: it is built anew for every slot
- * (clone_skb is 0 in this mode).
+ * copies (clones, PG_SEND_CLONE) or the skb itself once.  Every
+ * injection counts as sent; those the stack dropped are errors too (as
+ * upstream), and so are copies no memory was left for.
  */
 static bool pg_xmit_receive(struct pktgen_run *r, struct net_device *odev,
-			    unsigned int burst, bool shared)
+			    unsigned int burst, enum pg_send how)
 {
-	struct sk_buff *skb = r->skb;
-	unsigned int len = skb->len, sent = 0, dropped = 0;
+	unsigned int len = r->skb->len, sent = 0, dropped = 0;
+	struct sk_buff *skb;
 
-	/*
-	 * The hooks are looked at with BH off (the caller's), through the
-	 * injections: a tc filter needs a qdisc, whose adding takes a grace
-	 * period that waits for this section, and what precedes that grace
-	 * period is seen here (pg_dev_tc_ingress()).  Generic XDP publishes
-	 * at once: the skb has its headroom (pg_alloc_skb()).
-	 */
-	if (shared && pg_rx_hooked(odev))
-		shared = false;
-	if (!shared)
-		burst = 1;
-
-	skb->protocol = eth_type_trans(skb, odev);
-	if (shared) {
-		refcount_add(burst, &skb->users);
-	} else {
-		r->skb = NULL;		/* the stack owns it now */
-		/*
-		 * With flag SHARED the stock module would have kept it, and
-		 * its Result shows its frags: so does ours.
-		 */
-		if (r->cfg.flags & PG_F(SHARED))
-			r->given_frags = skb_shinfo(skb)->nr_frags;
-	}
-
-	for (;;) {
+	while (sent < burst) {
+		skb = pg_stack_copy(r, how);
+		if (unlikely(!skb)) {
+			dropped += burst - sent;
+			break;
+		}
+		skb->protocol = eth_type_trans(skb, odev);
 		if (netif_receive_skb(skb) == NET_RX_DROP)
 			dropped++;
-		/* queued (RPS, backlog): it is not ours to send again */
-		if (++sent == burst || refcount_read(&skb->users) != burst - sent + 1 ||
-		    pg_dev_rx_hooks_at_once(odev))
-			break;
+		sent++;
 	}
-	/* the references of the copies not injected; ours is still held */
-	if (sent < burst)
-		WARN_ON_ONCE(refcount_sub_and_test(burst - sent, &skb->users));
-	/*
-	 * What the stack left of a shared skb is its data as built: the
-	 * injections after the first rely on that too.  A burst cut short
-	 * may have met a hook, which takes the skb as its own to rewrite.
-	 */
-	r->frame_intact = shared && sent == burst && !pg_rx_hooked(odev);
 	pg_count_burst(r, sent, dropped, len);
 	return true;
 }
 
-/* queue_xmit sends an skb again (shared) only with clone_skb > 1 */
-static bool pg_queue_reuses(const struct pktgen_run *r, bool shared)
-{
-	return r->cfg.xmit_mode == PG_XMIT_QUEUE && shared && r->cfg.clone_skb > 1;
-}
-
 /*
- * The stack may rewrite an skb on its way (validate_xmit_skb() linearizes
- * fragments for a device, or a VLAN/MPLS packet, without scatter-gather)
- * and BUG()s if that skb is shared.  An skb queue_xmit sends again is made
- * linear while it is ours alone, before each send, where the device's
- * features at that moment would have the stack do it: "ethtool -K sg off"
- * may come mid-run.
+ * xmit_mode queue_xmit: through dev_queue_xmit() and the qdisc, a clone
+ * of the skb kept where it is sent again (clone_skb > 1), else the skb
+ * itself.
  */
-static int pg_queue_linearize(struct sk_buff *skb)
-{
-	if (likely(!skb_is_nonlinear(skb)) ||
-	    !skb_needs_linearize(skb, netif_skb_features(skb)))
-		return 0;
-	return skb_linearize(skb);
-}
-
-/*
- * xmit_mode queue_xmit: through dev_queue_xmit() and the qdisc.  An skb
- * sent once is handed over.  One sent again is shared, and handed over
- * again only once the qdisc and driver let go of it: one skb must never
- * sit in a queue twice.
- */
-static bool pg_xmit_queue(struct pktgen_dev *pkt_dev, bool reuse)
+static bool pg_xmit_queue(struct pktgen_dev *pkt_dev, enum pg_send how)
 {
 	struct pktgen_run *r = &pkt_dev->run;
-	struct sk_buff *skb = r->skb;
-	unsigned int len = skb->len;
+	unsigned int len = r->skb->len;
+	struct sk_buff *skb;
 	int ret;
 
-	if (reuse) {
-		if (refcount_read(&skb->users) > 1)
-			return false;
-		if (unlikely(pg_queue_linearize(skb))) {
-			r->skb = NULL;
-			kfree_skb(skb);
-			pg_counter_add(&r->errors, 1);
-			return true;
-		}
-		skb_get(skb);
-	} else {
-		r->skb = NULL;
+	skb = pg_stack_copy(r, how);
+	if (unlikely(!skb)) {
+		pg_counter_add(&r->errors, 1);
+		return true;
 	}
-
 	ret = dev_queue_xmit(skb);
 
 	/* per counter: a WRITE_ONCE() of errors += 0 would still be a store */
@@ -637,7 +614,8 @@ static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt_dev)
 {
 	struct net_device *odev = pkt_dev->odev;
 	struct pktgen_run *r = &pkt_dev->run;
-	bool shared;
+	unsigned int burst;
+	enum pg_send how;
 
 	if (unlikely(READ_ONCE(pkt_dev->cfg_gen) != r->cfg_gen)) {
 		pg_run_refresh(pkt_dev);
@@ -657,7 +635,7 @@ static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt_dev)
 		return;
 	}
 
-	shared = r->cfg.flags & PG_F(SHARED);
+	how = pg_send_how(r, odev);
 	/*
 	 * One BH-off section from building to sending: the build reuses the
 	 * skb built before where the stack has finished with it, or takes
@@ -666,7 +644,7 @@ static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt_dev)
 	 */
 	local_bh_disable();
 	if (!r->skb || (r->last_ok &&
-			++r->clone_count >= (shared ? r->cfg.clone_skb : 0))) {
+			++r->clone_count >= (how == PG_SEND_GIVE ? 0 : r->cfg.clone_skb))) {
 		r->skb = pg_build_skb(r, odev, r->skb);
 		r->clone_count = 0;
 		if (IS_ERR(r->skb)) {
@@ -676,17 +654,19 @@ static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt_dev)
 		}
 	}
 
+	burst = how == PG_SEND_GIVE ? 1 : r->cfg.burst;
 	switch (r->cfg.xmit_mode) {
 	case PG_XMIT_RECEIVE:
-		r->last_ok = pg_xmit_receive(r, odev, shared ? r->cfg.burst : 1,
-					     pg_receive_reuses(&r->cfg));
+		r->last_ok = pg_xmit_receive(r, odev, burst, how);
 		break;
 	case PG_XMIT_QUEUE:
-		r->last_ok = pg_xmit_queue(pkt_dev, pg_queue_reuses(r, shared));
+		r->last_ok = pg_xmit_queue(pkt_dev, how);
 		break;
 	default:
-		r->last_ok = pg_xmit_start(r, odev, shared ? r->cfg.burst : 1, shared);
+		r->last_ok = pg_xmit_start(r, odev, burst, how);
 	}
+	/* what pktgen keeps of a clone's data is as built: it may be patched */
+	r->frame_intact = how == PG_SEND_CLONE;
 	local_bh_enable();
 	if (r->last_ok && r->cfg.delay_ns)
 		r->next_tx = ktime_add_ns(r->next_tx, r->cfg.delay_ns);

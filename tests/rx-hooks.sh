@@ -6,10 +6,11 @@
 # program that grows the head (a qdisc's filter, and from 6.6 a tcx
 # link, which needs no qdisc), a macvlan (an rx_handler); RPS, which
 # queues the skb; then hooks attached and removed while a run goes on
-# (for HOOK_SECONDS, 8).  An skb shared among the injections of a burst
-# must not reach such a hook: generic XDP reallocates any skb with less
-# than 256 bytes of headroom, which BUG()s on a shared one
-# (pskb_expand_head; the stock module dies so).  Every case checks the
+# (for HOOK_SECONDS, 8), linear, with fragments, and with a tap.  Such a
+# hook may reallocate the skb (generic XDP does for a cloned or
+# nonlinear one, or one with less than 256 bytes of headroom), which
+# BUG()s on a shared one (pskb_expand_head; the stock module dies so):
+# every injection must be an skb of the stack's own.  Every case checks the
 # frames as the device's tap saw them (tcpdump on d0 sees the injected
 # frames before tc and the rx_handler), the Result, and where the stack
 # keeps the frame, UDP's counters; tests/lib/run.sh fails the script on
@@ -20,7 +21,7 @@
 . "$(dirname "$0")/lib/lib.sh"
 
 ktap_header
-ktap_plan 27
+ktap_plan 31
 
 BPFPROG="python3 -S $LIB_DIR/bpfprog.py"
 N=64
@@ -197,19 +198,37 @@ flip_hooks() {
 	done
 	echo "$n"
 }
-in_ns "$NS" pg_set d0 "count 0"
-pg_start_ns "$NS" $((HOOK_SECONDS + 60)) &
-start_pid=$!
-sleep 2
-rounds=$(flip_hooks)
-in_ns "$NS" pg_write pgctrl stop
-wait "$start_pid"
-rc=$?
-res=$(in_ns "$NS" pg_result d0)
-ktap_diag "hooks added and removed $rounds times during the run; Result: $res"
-check "a run while hooks come and go: start returns, Result OK" \
-	test "$rc" -eq 0 -a "${res#OK: }" != "$res"
-check "... and hooks came and went at least once" test "${rounds:-0}" -ge 1
+flip_run() {	# LABEL: a run while hooks come and go
+	local label=$1 start_pid rc res rounds
+	in_ns "$NS" pg_set d0 "count 0"
+	pg_start_ns "$NS" $((HOOK_SECONDS + 60)) &
+	start_pid=$!
+	sleep 2
+	rounds=$(flip_hooks)
+	in_ns "$NS" pg_write pgctrl stop
+	wait "$start_pid"
+	rc=$?
+	res=$(in_ns "$NS" pg_result d0)
+	ktap_diag "$label: hooks added and removed $rounds times during the run; Result: $res"
+	check "$label: a run while hooks come and go: start returns, Result OK" \
+		test "$rc" -eq 0 -a "${res#OK: }" != "$res"
+	check "$label: ... and hooks came and went at least once" test "${rounds:-0}" -ge 1
+}
+flip_run linear
+
+# The same with fragments (generic XDP linearizes a nonlinear skb), and
+# then with a tap on d0 (tcpdump, whose clone leaves the burst's data
+# cloned, which generic XDP reallocates too): every injection must be an
+# skb of the stack's own.
+in_ns "$NS" pg_set d0 "frags 2"
+flip_run frags
+in_ns "$NS" pg_set d0 "frags 0"
+if CAP_SNAPLEN=64 cap_start "$NS" d0 "$TMP/flip-tap.pcap"; then
+	flip_run tap
+	cap_stop
+else
+	for i in 1 2; do ktap_skip "tap ($i)" "no capture"; done
+fi
 
 in_ns "$NS" pg_write pgctrl reset
 if [ $have_xdp = 1 ]; then

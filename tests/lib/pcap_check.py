@@ -5,6 +5,9 @@
     pcap_check.py tap PCAP N	(tests/rx-hooks.sh) exactly N pktgen
 	frames 10.71.0.2 > 10.71.0.1, UDP port 9, IPv4 checksum good and the
 	UDP one good or 0
+    pcap_check.py whole PCAP SIZE LEAST	(tests/skb-ownership.sh) every
+	frame is a pktgen frame 10.71.0.2 > 10.71.0.1 of SIZE bytes, UDP
+	port 9, with zero padding and both checksums good; at least LEAST
     pcap_check.py rdos PCAP	(tests/samples.sh, pktgen.conf-1-1-rdos)
 	200 IPv4 packets to at least 190 addresses of 10.0.0.0/8, not in
 	increasing order
@@ -30,6 +33,17 @@ def tap(path, n):
             f["ip"]["csum_ok"] and f["udp"]["csum_ok"] in (None, True)]
     print("# %d good frames" % len(good))
     return len(good) == int(n)
+
+
+def whole(path, size, least):
+    frs = pcap.frames(path)
+    why = pcap.first_bad(frs, lambda f: (
+        f["wire_len"] == int(size) and f["ip"]["src"] == "10.71.0.2" and
+        f["ip"]["dst"] == "10.71.0.1" and f["udp"]["dport"] == 9 and
+        f["pktgen"]["pad_zero"] and f["ip"]["csum_ok"] and
+        f["udp"]["csum_ok"] in (None, True)), "not a whole pktgen frame")
+    print("# %d frames%s" % (len(frs), "; " + why if why else ""))
+    return why is None and len(frs) >= int(least)
 
 
 def rdos(path):
@@ -66,7 +80,7 @@ def tags(path, clone, kind, count, size):
     return not bad
 
 
-CHECKS = {"tap": tap, "rdos": rdos, "tags": tags}
+CHECKS = {"tap": tap, "whole": whole, "rdos": rdos, "tags": tags}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in CHECKS:

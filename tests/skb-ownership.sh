@@ -1,0 +1,101 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# queue_xmit sends one built skb again and again (clone_skb): every copy
+# must be an skb of the stack's own, which the stack may write whatever
+# changed since the skb was built (Documentation/design.rst, "Who may
+# write an skb").  Each case changes the device mid-run so that the
+# stack rewrites copies that a check taken at build time saw otherwise:
+#
+#  - UDPCSUM on a device with checksum offload builds CHECKSUM_PARTIAL
+#    frames with fragments; `ethtool -K d0 tx off` makes the stack sum
+#    them itself, linearizing the fragments first;
+#  - fragments, netem delaying every copy; `ethtool -K d0 sg off` while
+#    copies wait, so that the stack linearizes them at dequeue.
+#
+# Handed a shared skb, both end in pskb_expand_head()'s BUG (the stock
+# module's queue_xmit shares its skb: it is not run here).  Each case
+# checks that the run goes on and ends with Result OK, and that the
+# frames the tap of d0 saw after the change are whole, with good
+# checksums; tests/lib/run.sh fails the script on any splat.
+#
+#   netns $NS:  [ d0 (dummy) 10.71.0.1 ] -> pktgen queue_xmit, clone_skb 1000
+. "$(dirname "$0")/lib/lib.sh"
+
+ktap_header
+ktap_plan 8
+
+SIZE=1000	# pkt_size: the frame without FCS, as captured
+
+if ! pg_is_ours; then
+	for i in $(seq 8); do
+		ktap_skip "skb ownership ($i)" "the stock module shares its skb in queue_xmit"
+	done
+	ktap_finish
+fi
+if ! pg_load; then
+	ktap_fail "module loads"
+	ktap_finish
+fi
+TMP=$(lib_tmpdir)
+ns_create NS
+dummy_create "$NS" d0
+ip -n "$NS" addr add 10.71.0.1/24 dev d0
+MAC=$(ip -n "$NS" -br link show d0 | awk '{ print $3 }')
+
+setup() {	# EXTRA-COMMANDS...
+	local c
+	for c in "rem_device_all" "add_device d0"; do
+		in_ns "$NS" pg_set kpktgend_0 "$c" || return 1
+	done
+	for c in "xmit_mode queue_xmit" "clone_skb 1000" "frags 2" "pkt_size $SIZE" \
+		 "ratep 2000" "count 0" "dst 10.71.0.1" "src_min 10.71.0.2" \
+		 "src_max 10.71.0.2" "dst_mac $MAC" "udp_dst_min 9" "udp_dst_max 9" "$@"; do
+		in_ns "$NS" pg_set d0 "$c" || return 1
+	done
+}
+
+sofar() {
+	in_ns "$NS" pg_read d0 | sed -n 's/^     pkts-sofar: \([0-9]*\) .*/\1/p'
+}
+sending() { [ "$(sofar)" -gt "${1:-0}" ]; }
+
+# toggled LABEL CHANGE...: a run of the device set up; once it sends,
+# CHANGE (a command in $NS); the tap's frames of the next 1000 sends
+toggled() {
+	local label=$1 pid rc res n
+	shift
+	pg_start_ns "$NS" 60 &
+	pid=$!
+	wait_until 20 sending
+	check "$label: the change" in_ns "$NS" "$@"
+	cap_start "$NS" d0 "$TMP/$label.pcap" || ktap_diag "$label: no capture"
+	n=$(sofar)
+	wait_until 10 sending "$((n + 1000))"
+	in_ns "$NS" pg_write pgctrl stop
+	wait "$pid"
+	rc=$?
+	cap_stop
+	res=$(in_ns "$NS" pg_result d0)
+	ktap_diag "$label: Result: $res"
+	check "$label: start returns, Result OK, sent on after the change" \
+		test "$rc" -eq 0 -a "${res#OK: }" != "$res" -a "$(sofar)" -ge "$((n + 1000))"
+	check "$label: the tap saw whole frames with good checksums after it" \
+		python3 -S "$LIB_DIR/pcap_check.py" whole "$TMP/$label.pcap" "$SIZE" 500
+}
+
+check "configure d0: queue_xmit, clone_skb 1000, frags 2, UDPCSUM" setup "flag UDPCSUM"
+in_ns "$NS" ethtool -K d0 tx on
+toggled csum_off ethtool -K d0 tx off
+in_ns "$NS" ethtool -K d0 tx on
+
+check "configure d0: the same without UDPCSUM, netem delay 50ms" \
+	setup "flag !UDPCSUM"
+tc -n "$NS" qdisc add dev d0 root netem delay 50ms
+toggled sg_off_queued ethtool -K d0 sg off
+tc -n "$NS" qdisc del dev d0 root
+in_ns "$NS" ethtool -K d0 sg on
+
+in_ns "$NS" pg_write pgctrl reset
+pg_unload || ktap_fail "unload"
+ktap_finish
