@@ -217,6 +217,26 @@ struct pktgen_flow {
 };
 
 /* Run state, owned by the device's thread while it runs. */
+/*
+ * How a slot hands its skb over: the one decision of whether anything
+ * outside pktgen may get an skb that pktgen still holds (design.rst,
+ * "Who may write an skb"), made at every slot by pg_send_how(): the
+ * device's flags and the run's settings may change mid-run.
+ * PG_SEND_GIVE: the skb itself, which pktgen lets go of.
+ * PG_SEND_SHARE: the skb itself with one reference per copy, to the
+ *	driver's own ndo_start_xmit only, on a device whose
+ *	IFF_TX_SKB_SHARING promises that start_xmit neither writes the skb
+ *	nor keeps it beyond that reference.
+ * PG_SEND_CLONE: every copy an skb_clone() of the one pktgen keeps, the
+ *	stack's own: the kernel's unclone rules (skb_cloned() before any
+ *	write of the data) leave the data pktgen sends again intact.
+ */
+enum pg_send {
+	PG_SEND_GIVE,
+	PG_SEND_SHARE,
+	PG_SEND_CLONE,
+};
+
 struct pktgen_run {
 	struct pktgen_config cfg;	/* snapshot taken at start */
 	u32 cfg_gen;			/* generation of that snapshot */
@@ -281,7 +301,8 @@ struct pktgen_run {
 	bool frame_intact;
 	bool frame_fixed;		/* pg_vary() changes no byte of the frame */
 	unsigned int frame_headroom;
-	/* the Result's frags when no skb is held at the end: see pg_xmit_receive() */
+	enum pg_send built_for;		/* how @skb was built to be sent */
+	/* the Result's frags when no skb is held at the end (pg_give_skb()) */
 	int given_frags;
 };
 
@@ -295,6 +316,7 @@ struct pktgen_dev {
 	struct pktgen_thread *thread;
 	struct net_device *odev;
 	netdevice_tracker odev_tracker;
+	bool odev_forwards;		/* pg_dev_forwards() */
 	struct proc_dir_entry *entry;
 
 	/* Protects cfg, cfg_gen, name, result and the running transition. */
@@ -326,6 +348,21 @@ struct pktgen_dev {
 	struct rcu_head rcu;
 };
 
+/*
+ * Whether @pkt_dev's driver may be handed, in start_xmit, an skb pktgen
+ * keeps (PG_SEND_SHARE): IFF_TX_SKB_SHARING promises a start_xmit that
+ * neither writes nor keeps it.  ether_setup() gives it every Ethernet
+ * device and those that forward what they send are meant to clear it;
+ * macsec and l3mdev masters (VRF) keep it, and netdevsim with a peer
+ * (pg_dev_forwards()).  Flags are read at every slot: they may change.
+ */
+static inline bool pg_dev_may_share(const struct pktgen_dev *pkt_dev)
+{
+	return (pkt_dev->odev->priv_flags &
+		(IFF_TX_SKB_SHARING | IFF_MACSEC | IFF_L3MDEV_MASTER)) == IFF_TX_SKB_SHARING &&
+	       !pkt_dev->odev_forwards;
+}
+
 /* "inject": run one device alone; the writer waits for DONE. */
 enum pg_inject_state {
 	PG_INJECT_NONE,
@@ -348,7 +385,8 @@ enum pg_thread_ctl {
 struct pktgen_thread {
 	struct list_head list;		/* pn->threads, RCU */
 	struct pktgen_net *pn;
-	struct task_struct *task;
+	struct task_struct *task;	/* from the first write (pg_thread_start()) */
+	struct rcu_head rcu;
 	struct proc_dir_entry *entry;
 	unsigned int cpu;
 	/*
@@ -466,7 +504,8 @@ int pg_split_words(char *buf, char **argv, int max);
 int pg_parse_num(const char *val, u64 max, u64 *out);
 
 /* pktgen_thread.c: threads, runs, transmit, results */
-int pg_thread_create(struct pktgen_net *pn, unsigned int cpu);
+int pg_thread_create(struct pktgen_net *pn, unsigned int cpu, bool start);
+int pg_thread_start(struct pktgen_thread *t);
 void pg_thread_destroy(struct pktgen_thread *t);
 unsigned long pg_thread_post(struct pktgen_thread *t, enum pg_thread_ctl ctl);
 void pg_thread_post_wait(struct pktgen_thread *t, enum pg_thread_ctl ctl);

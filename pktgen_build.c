@@ -807,7 +807,7 @@ static unsigned int pg_frag_bytes(const struct pktgen_run *r, unsigned int pad,
 
 /* Spread @bytes evenly over @n fragments of the one shared zero page. */
 static void pg_add_frags(struct sk_buff *skb, struct page *page, unsigned int n,
-			 unsigned int bytes)
+			 unsigned int bytes, bool shared_frag)
 {
 	unsigned int i, size;
 
@@ -820,12 +820,15 @@ static void pg_add_frags(struct sk_buff *skb, struct page *page, unsigned int n,
 	skb->data_len += bytes;
 	skb->truesize += bytes;
 	/*
-	 * True of every skb built: the page is every packet's padding, in
-	 * flight many times over.  The flag makes whoever would write a
-	 * fragment in place (tc pedit, ESP decrypting on receive, a checksum
-	 * over data that could change) copy it first.
+	 * The page is every packet's padding, in flight many times over:
+	 * whoever would write a fragment in place (tc pedit, ESP decrypting
+	 * on receive, a checksum over data that could change) must copy it
+	 * first, which the flag tells the stack.  A driver's start_xmit
+	 * (PG_SEND_SHARE) writes no fragment, and would rather linearize
+	 * the skb it shares for a checksum, which BUG()s.
 	 */
-	skb_shinfo(skb)->flags |= SKBFL_SHARED_FRAG;
+	if (shared_frag)
+		skb_shinfo(skb)->flags |= SKBFL_SHARED_FRAG;
 }
 
 /*
@@ -1013,7 +1016,8 @@ struct sk_buff *pg_build_skb(struct pktgen_run *r, struct net_device *odev,
 		pg_fill_frame(r, data, hdr_len, datalen, linear);
 	r->ip_id++;
 	if (nfrags)
-		pg_add_frags(skb, r->frag_page, nfrags, frag_bytes);
+		pg_add_frags(skb, r->frag_page, nfrags, frag_bytes,
+			     r->built_for != PG_SEND_SHARE);
 
 	skb->protocol = ((struct ethhdr *)data)->h_proto;
 	skb->dev = odev;

@@ -130,6 +130,17 @@ static int pg_check_netdev(struct net_device *odev)
 	return 0;
 }
 
+/*
+ * netdevsim hands what it sends to its linked peer's stack
+ * (dev_forward_skb()) and keeps IFF_TX_SKB_SHARING (pg_dev_may_share()).
+ */
+static bool pg_dev_forwards(const struct net_device *dev)
+{
+	const struct device *parent = dev->dev.parent;
+
+	return parent && parent->bus && !strcmp(parent->bus->name, "netdevsim");
+}
+
 int pg_add_device(struct pktgen_thread *t, const char *name)
 {
 	struct pktgen_net *pn = t->pn;
@@ -171,6 +182,7 @@ int pg_add_device(struct pktgen_thread *t, const char *name)
 	if (err)
 		goto err_put_dev;
 
+	pkt_dev->odev_forwards = pg_dev_forwards(pkt_dev->odev);
 	pg_default_config(&pkt_dev->cfg, pkt_dev->odev);
 
 	pkt_dev->entry = pg_proc_own(proc_create_data(name, 0600, pn->proc_dir,

@@ -92,18 +92,21 @@ static struct notifier_block pg_notifier = {
 
 /* ---- namespaces ------------------------------------------------------------ */
 
+/* One at a time: pg_thread_destroy() waits for the file's writers. */
 static void pg_net_stop_threads(struct pktgen_net *pn)
 {
-	struct pktgen_thread *t, *tmp;
-	LIST_HEAD(threads);
+	struct pktgen_thread *t;
 
-	/* Waits until nobody can be posting to or looking at them. */
-	mutex_lock(&pn->lock);
-	list_splice_init_rcu(&pn->threads, &threads, synchronize_rcu);
-	mutex_unlock(&pn->lock);
-
-	list_for_each_entry_safe(t, tmp, &threads, list)
+	for (;;) {
+		mutex_lock(&pn->lock);
+		t = list_first_entry_or_null(&pn->threads, struct pktgen_thread, list);
+		if (t)
+			list_del_rcu(&t->list);
+		mutex_unlock(&pn->lock);
+		if (!t)
+			return;
 		pg_thread_destroy(t);
+	}
 }
 
 static int __net_init pg_net_init(struct net *net)
@@ -138,7 +141,7 @@ static int __net_init pg_net_init(struct net *net)
 		goto err_ipopt_exit;
 
 	for_each_online_cpu(cpu) {
-		err = pg_thread_create(pn, cpu);
+		err = pg_thread_create(pn, cpu, net_eq(net, &init_net));
 		if (err)
 			goto err_stop_threads;
 	}

@@ -1630,7 +1630,11 @@ static ssize_t pg_thread_write(struct file *file, const char __user *ubuf,
 	}
 	val = pg_split_cmd(buf, &name, PG_THREAD_CMD_MAX);
 
-	if (val && !strcmp(name, "add_device")) {
+	err = pg_thread_start(t);
+	if (err) {
+		pg_thread_set_result(t, "ERROR: cannot start %s%u: error %d",
+				     PG_THREAD_PREFIX, t->cpu, err);
+	} else if (val && !strcmp(name, "add_device")) {
 		err = pg_thread_add_device(t, val);
 	} else if (val && !strcmp(name, "rem_device_all")) {
 		pg_thread_post_wait(t, PG_CTL_REMDEVALL);

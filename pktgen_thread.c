@@ -35,11 +35,18 @@ unsigned long pg_thread_post(struct pktgen_thread *t, enum pg_thread_ctl ctl)
 {
 	unsigned long ticket;
 
+	struct task_struct *task;
+
 	spin_lock_bh(&t->ctl_lock);
-	t->control |= BIT(ctl);
 	ticket = ++t->ctl_posted;
+	task = t->task;
+	if (task)
+		t->control |= BIT(ctl);
+	else	/* no kthread yet, so no device: nothing to do */
+		WRITE_ONCE(t->ctl_done, ticket);
 	spin_unlock_bh(&t->ctl_lock);
-	wake_up_process(t->task);
+	if (task)
+		wake_up_process(task);
 	return ticket;
 }
 
@@ -355,7 +362,10 @@ static void pg_run_refresh(struct pktgen_dev *pkt_dev)
 	/*
 	 * The skb held was built, and perhaps shared, under the old settings
 	 * (mode, frags, clone_skb, burst, SHARED): never send it under the new.
+	 * The Result shows its frags, as if it were still held.
 	 */
+	if (r->skb)
+		r->given_frags = skb_shinfo(r->skb)->nr_frags;
 	consume_skb(r->skb);
 	r->skb = NULL;
 	r->last_ok = true;
@@ -394,28 +404,10 @@ static void pg_count_burst(struct pktgen_run *r, unsigned int sent,
 	pg_counter_add(&r->errors, failed);
 }
 
-/*
- * How a slot hands its skb over: the one decision of whether anything
- * outside pktgen may get an skb that pktgen still holds (design.rst,
- * "Who may write an skb").  Made at every slot: the device's flags and
- * the run's settings may change mid-run.
- * PG_SEND_GIVE: the skb itself, which pktgen lets go of.
- * PG_SEND_SHARE: the skb itself with one reference per copy, to the
- *	driver's own ndo_start_xmit only, on a device whose
- *	IFF_TX_SKB_SHARING promises that start_xmit neither writes the skb
- *	nor keeps it beyond that reference.
- * PG_SEND_CLONE: every copy an skb_clone() of the one pktgen keeps, the
- *	stack's own: the kernel's unclone rules (skb_cloned() before any
- *	write of the data) leave the data pktgen sends again intact.
- */
-enum pg_send {
-	PG_SEND_GIVE,
-	PG_SEND_SHARE,
-	PG_SEND_CLONE,
-};
-
-static enum pg_send pg_send_how(const struct pktgen_run *r, const struct net_device *odev)
+static enum pg_send pg_send_how(const struct pktgen_dev *pkt_dev)
 {
+	const struct pktgen_run *r = &pkt_dev->run;
+
 	if (!(r->cfg.flags & PG_F(SHARED)))
 		return PG_SEND_GIVE;
 	switch (r->cfg.xmit_mode) {
@@ -424,7 +416,7 @@ static enum pg_send pg_send_how(const struct pktgen_run *r, const struct net_dev
 	case PG_XMIT_QUEUE:
 		return r->cfg.clone_skb > 1 ? PG_SEND_CLONE : PG_SEND_GIVE;
 	default:
-		return odev->priv_flags & IFF_TX_SKB_SHARING ? PG_SEND_SHARE : PG_SEND_GIVE;
+		return pg_dev_may_share(pkt_dev) ? PG_SEND_SHARE : PG_SEND_GIVE;
 	}
 }
 
@@ -438,8 +430,7 @@ static struct sk_buff *pg_give_skb(struct pktgen_run *r)
 	struct sk_buff *skb = r->skb;
 
 	r->skb = NULL;
-	if (r->cfg.flags & PG_F(SHARED))
-		r->given_frags = skb_shinfo(skb)->nr_frags;
+	r->given_frags = r->cfg.flags & PG_F(SHARED) ? skb_shinfo(skb)->nr_frags : -1;
 	return skb;
 }
 
@@ -527,6 +518,12 @@ static bool pg_xmit_receive(struct pktgen_run *r, struct net_device *odev,
 			dropped += burst - sent;
 			break;
 		}
+		/*
+		 * The transmit queue chosen is no receive queue: recorded,
+		 * RPS and generic XDP would look for a queue the device may
+		 * not have (and warn).
+		 */
+		skb->queue_mapping = 0;
 		skb->protocol = eth_type_trans(skb, odev);
 		if (netif_receive_skb(skb) == NET_RX_DROP)
 			dropped++;
@@ -635,7 +632,7 @@ static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt_dev)
 		return;
 	}
 
-	how = pg_send_how(r, odev);
+	how = pg_send_how(pkt_dev);
 	/*
 	 * One BH-off section from building to sending: the build reuses the
 	 * skb built before where the stack has finished with it, or takes
@@ -643,8 +640,9 @@ static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt_dev)
 	 * of goes back, as a driver's completions do (pg_build_skb()).
 	 */
 	local_bh_disable();
-	if (!r->skb || (r->last_ok &&
-			++r->clone_count >= (how == PG_SEND_GIVE ? 0 : r->cfg.clone_skb))) {
+	if (!r->skb || how != r->built_for ||
+	    (r->last_ok && ++r->clone_count >= (how == PG_SEND_GIVE ? 0 : r->cfg.clone_skb))) {
+		r->built_for = how;
 		r->skb = pg_build_skb(r, odev, r->skb);
 		r->clone_count = 0;
 		if (IS_ERR(r->skb)) {
@@ -873,10 +871,16 @@ static int pg_thread_fn(void *arg)
 	return 0;
 }
 
-int pg_thread_create(struct pktgen_net *pn, unsigned int cpu)
+/*
+ * A thread's file exists from the namespace's start, its kthread from
+ * the first write to that file (pg_thread_start()): a namespace nobody
+ * drives costs no kthread.  The initial namespace starts them at once,
+ * where users and scripts expect to see them from module load.
+ */
+int pg_thread_create(struct pktgen_net *pn, unsigned int cpu, bool start)
 {
+	char name[sizeof(PG_THREAD_PREFIX) + 10];
 	struct pktgen_thread *t;
-	int err;
 
 	t = kzalloc_node(sizeof(*t), GFP_KERNEL, cpu_to_node(cpu));
 	if (!t)
@@ -887,29 +891,52 @@ int pg_thread_create(struct pktgen_net *pn, unsigned int cpu)
 	spin_lock_init(&t->ctl_lock);
 	spin_lock_init(&t->result_lock);
 
-	t->task = kthread_create_on_cpu(pg_thread_fn, t, cpu, PG_THREAD_PREFIX "%u");
-	if (IS_ERR(t->task)) {
-		err = PTR_ERR(t->task);
-		goto err_free;
-	}
-
-	t->entry = pg_proc_own(proc_create_data(t->task->comm, 0600, pn->proc_dir,
+	snprintf(name, sizeof(name), PG_THREAD_PREFIX "%u", cpu);
+	t->entry = pg_proc_own(proc_create_data(name, 0600, pn->proc_dir,
 						&pg_thread_proc_ops, t));
 	if (!t->entry) {
-		err = -ENOMEM;
-		goto err_stop;
+		kfree(t);
+		return -ENOMEM;
 	}
 
 	mutex_lock(&pn->lock);
 	list_add_tail_rcu(&t->list, &pn->threads);
 	mutex_unlock(&pn->lock);
-	wake_up_process(t->task);
-	return 0;
+	return start ? pg_thread_start(t) : 0;
+}
 
-err_stop:
-	kthread_stop(t->task);
-err_free:
-	kfree(t);
+/*
+ * Give @t its kthread if it has none yet; -ENODEV once the namespace
+ * exits.  Created outside pn->lock (the notifier takes that lock under
+ * RTNL, and kthread creation may wait on memory), published under it
+ * and under ctl_lock, which pg_thread_post() reads it under.
+ */
+int pg_thread_start(struct pktgen_thread *t)
+{
+	struct pktgen_net *pn = t->pn;
+	struct task_struct *task;
+	int err = 0;
+
+	if (READ_ONCE(t->task))
+		return 0;
+	task = kthread_create_on_cpu(pg_thread_fn, t, t->cpu, PG_THREAD_PREFIX "%u");
+	if (IS_ERR(task))
+		return PTR_ERR(task);
+
+	mutex_lock(&pn->lock);
+	if (READ_ONCE(pn->exiting)) {
+		err = -ENODEV;
+	} else if (!t->task) {
+		spin_lock_bh(&t->ctl_lock);
+		WRITE_ONCE(t->task, task);
+		spin_unlock_bh(&t->ctl_lock);
+		wake_up_process(task);
+		task = NULL;
+	}
+	mutex_unlock(&pn->lock);
+	/* a kthread never woken stops without running pg_thread_fn() */
+	if (task)
+		kthread_stop(task);
 	return err;
 }
 
@@ -924,16 +951,20 @@ void pg_thread_rebind(struct pktgen_net *pn, unsigned int cpu)
 
 	mutex_lock(&pn->lock);
 	list_for_each_entry(t, &pn->threads, list)
-		if (t->cpu == cpu && set_cpus_allowed_ptr(t->task, cpumask_of(cpu)))
+		if (t->task && t->cpu == cpu && set_cpus_allowed_ptr(t->task, cpumask_of(cpu)))
 			pr_warn("cannot move %s back to CPU %u\n", t->task->comm, cpu);
 	mutex_unlock(&pn->lock);
 }
 
-/* @t is off pn->threads and an RCU grace period has passed. */
+/* @t is off pn->threads. */
 void pg_thread_destroy(struct pktgen_thread *t)
 {
-	/* Writers of the file wake the task: none may be left when it goes. */
+	/* Writers of the file start or wake the task: none may be left. */
 	proc_remove(t->entry);
-	kthread_stop(t->task);
-	kfree(t);
+	if (t->task) {
+		/* nor anyone who found @t on the list and may post to it */
+		synchronize_rcu();
+		kthread_stop(t->task);
+	}
+	kfree_rcu(t, rcu);
 }

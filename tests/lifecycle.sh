@@ -40,7 +40,6 @@ grows() {	# DEV: pkts-sofar increases within 5 s
 	wait_until 5 eval '[ "$(sofar '"$1"')" -gt "${a:-0}" ]'
 }
 pid_gone() { ! kill -0 "$1" 2>/dev/null; }
-kthreads() { pgrep -c '^kpktgend_' || true; }
 
 # add DEV: a dummy DEV in NS (IPv6 off by NS's default), bound to pktgen,
 # count 0, pkt_size 60.
@@ -245,7 +244,7 @@ case_time
 # 6. delete the namespace while a run is in progress there.
 L="netns del running"
 check "$L: load" pg_load
-k0=$(kthreads)
+k0=$(pg_kthreads)
 NSX=pgt-x$(printf '%08x' "$SRANDOM")
 cleanup_push "ip netns del $NSX"
 check "$L: netns NSX, add_device dumX" xadd dumX
@@ -257,20 +256,20 @@ check "$L: start still running (its writer keeps the netns)" \
 check "$L: SIGINT to the start" kill -INT "$START_PID"
 check_start_returned "$L: start returned (killed by SIGINT: 130)" 130
 check "$L: netns destroyed: its kpktgend threads exit" \
-	wait_until 30 eval '[ "$(kthreads)" -eq "$k0" ]'
+	wait_until 30 eval '[ "$(pg_kthreads)" -eq "$k0" ]'
 check "$L: rmmod pktgen" unload_ok
 case_time
 
 # 6b. delete the namespace with an idle bound device.
 L="netns del idle"
 check "$L: load" pg_load
-k0=$(kthreads)
+k0=$(pg_kthreads)
 NSX=pgt-y$(printf '%08x' "$SRANDOM")
 cleanup_push "ip netns del $NSX"
 check "$L: netns NSX, add_device dumY" xadd dumY
 check "$L: ip netns del" ip netns del "$NSX"
 check "$L: netns destroyed: its kpktgend threads exit" \
-	wait_until 30 eval '[ "$(kthreads)" -eq "$k0" ]'
+	wait_until 30 eval '[ "$(pg_kthreads)" -eq "$k0" ]'
 check "$L: rmmod pktgen" unload_ok
 case_time
 

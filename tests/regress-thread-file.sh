@@ -10,7 +10,8 @@
 # must wait for the write before it stops the thread.
 #
 #   netns $X: kpktgend_0, kpktgend_1 (their files opened from the initial
-#   netns through /proc/PID/net); the writer writes "rem_device_all" into
+#   netns through /proc/PID/net, a first write to each starting its
+#   thread); the writer writes "rem_device_all" into
 #   kpktgend_1's file from the held page
 . "$(dirname "$0")/lib/lib.sh"
 
@@ -47,8 +48,14 @@ thread_file_write() {
 	ip netns exec "$X" sleep 600 &
 	X_PID=$!
 	wait_until 30 test -e "/proc/$X_PID/net/pktgen/kpktgend_1" || { echo "no kpktgend_1 in $X"; return 1; }
-	mark netns
+	# a namespace's threads start with the first write to their files
 	n0=$(pgrep -c -x kpktgend_0) n1=$(pgrep -c -x kpktgend_1)
+	for f in kpktgend_0 kpktgend_1; do
+		echo rem_device_all >"/proc/$X_PID/net/pktgen/$f" || return 1
+	done
+	n0=$((n0 + 1)) n1=$((n1 + 1))
+	wait_until 30 test "$(pgrep -c -x kpktgend_1)" -eq "$n1" || { echo "no kpktgend_1 started in $X"; return 1; }
+	mark netns
 	python3 -S "$LIB_DIR/held_write.py" "/proc/$X_PID/net/pktgen/kpktgend_1" "$HOLD/cmd" >"$tmp/writer.log" 2>&1 &
 	W_PID=$!
 	wait_until 60 test -e "$tmp/held" || { echo "the write never reached the held page"; return 1; }

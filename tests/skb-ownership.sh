@@ -11,7 +11,9 @@
 #    frames with fragments; `ethtool -K d0 tx off` makes the stack sum
 #    them itself, linearizing the fragments first;
 #  - fragments, netem delaying every copy; `ethtool -K d0 sg off` while
-#    copies wait, so that the stack linearizes them at dequeue.
+#    copies wait, so that the stack linearizes them at dequeue;
+#  - start_xmit with burst on macsec, which forwards what it sends while
+#    it keeps IFF_TX_SKB_SHARING.
 #
 # Handed a shared skb, both end in pskb_expand_head()'s BUG (the stock
 # module's queue_xmit shares its skb: it is not run here).  Each case
@@ -23,12 +25,12 @@
 . "$(dirname "$0")/lib/lib.sh"
 
 ktap_header
-ktap_plan 8
+ktap_plan 9
 
 SIZE=1000	# pkt_size: the frame without FCS, as captured
 
 if ! pg_is_ours; then
-	for i in $(seq 8); do
+	for i in $(seq 9); do
 		ktap_skip "skb ownership ($i)" "the stock module shares its skb in queue_xmit"
 	done
 	ktap_finish
@@ -85,16 +87,50 @@ toggled() {
 }
 
 check "configure d0: queue_xmit, clone_skb 1000, frags 2, UDPCSUM" setup "flag UDPCSUM"
-in_ns "$NS" ethtool -K d0 tx on
+in_ns "$NS" ethtool -K d0 tx on >/dev/null
 toggled csum_off ethtool -K d0 tx off
-in_ns "$NS" ethtool -K d0 tx on
+in_ns "$NS" ethtool -K d0 tx on >/dev/null
 
 check "configure d0: the same without UDPCSUM, netem delay 50ms" \
 	setup "flag !UDPCSUM"
 tc -n "$NS" qdisc add dev d0 root netem delay 50ms
 toggled sg_off_queued ethtool -K d0 sg off
 tc -n "$NS" qdisc del dev d0 root
-in_ns "$NS" ethtool -K d0 sg on
+in_ns "$NS" ethtool -K d0 sg on >/dev/null
+
+# start_xmit shares its skb only with a driver that neither writes nor
+# forwards it: macsec keeps ether_setup()'s IFF_TX_SKB_SHARING, yet with
+# protect off sends the skb itself on through its lower device, here a
+# veth whose peer queues it for its stack.
+macsec_case() {
+	local c res
+	veth_create "$NS" v0 "$NS" v1 || return 1
+	ip -n "$NS" link add link v0 name ms0 type macsec protect off || return 1
+	ip netns exec "$NS" sysctl -qw net.ipv6.conf.ms0.disable_ipv6=1 &&
+		ip -n "$NS" link set ms0 up || return 1
+	for c in "rem_device_all" "add_device ms0"; do
+		in_ns "$NS" pg_set kpktgend_0 "$c" || return 1
+	done
+	for c in "burst 8" "count 800" "pkt_size $SIZE" "frags 2" "ratep 20000" \
+		 "dst 10.71.0.1" "src_min 10.71.0.2" "src_max 10.71.0.2" \
+		 "dst_mac $MAC" "udp_dst_min 9" "udp_dst_max 9"; do
+		in_ns "$NS" pg_set ms0 "$c" || return 1
+	done
+	cap_start "$NS" v1 "$TMP/macsec.pcap" || return 1
+	pg_start_ns "$NS" 60
+	cap_stop
+	res=$(in_ns "$NS" pg_result ms0)
+	echo "Result: $res"
+	[ "${res#OK: }" != "$res" ] && [[ $res == *" 800 ("* ]] &&
+		python3 -S "$LIB_DIR/pcap_check.py" whole "$TMP/macsec.pcap" "$SIZE" 800
+}
+if ip -n "$NS" link add link d0 name mstry type macsec 2>/dev/null; then
+	ip -n "$NS" link del mstry
+	check "start_xmit, burst 8, on macsec (protect off) over veth: 800 whole frames on the peer" \
+		macsec_case
+else
+	ktap_skip "start_xmit on macsec" "no macsec here"
+fi
 
 in_ns "$NS" pg_write pgctrl reset
 pg_unload || ktap_fail "unload"

@@ -39,7 +39,6 @@ sofar() {	# DEV [NS]
 		sed -n 's/^     pkts-sofar: \([0-9]*\)  errors: .*/\1/p'
 }
 running() { [ "$(sofar "$@")" -gt 0 ] 2>/dev/null; }
-kthreads() { pgrep -c '^kpktgend_' || true; }
 
 # start_bg NS: a bounded `echo start > pgctrl` in NS; START_PID
 start_bg() {
@@ -122,7 +121,7 @@ check "afterwards: clean state and a 500-packet run" clean_state
 # --- 3. delete the netns during a run
 netns_delete() {
 	local i=0 end=$((SECONDS + RACE_SECONDS)) k0 x
-	k0=$(kthreads)
+	k0=$(pg_kthreads)
 	while [ "$SECONDS" -lt "$end" ]; do
 		i=$((i + 1)) x=pgt-r$(printf '%08x' "$SRANDOM")
 		ip netns add "$x" && ip -n "$x" link add x0 up type dummy || return 1
@@ -133,8 +132,8 @@ netns_delete() {
 		ip netns del "$x"
 		kill -INT "$START_PID"
 		start_returns || { echo "round $i"; return 1; }
-		wait_until 30 eval '[ "$(kthreads)" -eq "$k0" ]' ||
-			{ echo "round $i: $(kthreads) kpktgend threads, want $k0"; return 1; }
+		wait_until 30 eval '[ "$(pg_kthreads)" -eq "$k0" ]' ||
+			{ echo "round $i: $(pg_kthreads) kpktgend threads, want $k0"; return 1; }
 	done
 	echo "$i rounds" >"$tmp/rounds-netns"
 }

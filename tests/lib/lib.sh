@@ -469,6 +469,8 @@ pg_set() {
 
 # ---------------------------------------------------------------- module
 pg_is_ours() { [ "${PKTGEN_MODULE:-ours}" != stock ]; }
+# pg_kthreads: how many kpktgend_* threads run, in every namespace
+pg_kthreads() { pgrep -c '^kpktgend_' || true; }
 # pg_own_files: the files of /proc/net/pktgen that only ours has, one a
 # line (the option classifier, the receiver, the key=value counters);
 # none for the stock module.
