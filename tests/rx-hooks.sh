@@ -21,7 +21,7 @@
 . "$(dirname "$0")/lib/lib.sh"
 
 ktap_header
-ktap_plan 31
+ktap_plan 32
 
 BPFPROG="python3 -S $LIB_DIR/bpfprog.py"
 N=64
@@ -165,6 +165,27 @@ if in_ns "$NS" sh -c "echo $(printf '%x' $(( (1 << $(nproc)) - 1 ))) > $rps" 2>/
 else
 	for i in 1 2 3; do ktap_skip "RPS ($i)" "no $rps"; done
 fi
+
+# A transmit queue is no receive queue: with RPS, an injected skb that
+# kept queue_map 3 of a device with four transmit queues and two receive
+# queues made get_rps_cpu() warn about a receive queue it does not have.
+mq_rps() {
+	local res
+	ip -n "$NS" link add mq0 numtxqueues 4 numrxqueues 2 type veth \
+		peer name mq1 numtxqueues 1 numrxqueues 1 || return 1
+	_dev_prep "$NS" mq0 && _dev_prep "$NS" mq1 || return 1
+	in_ns "$NS" sh -c "echo 1 > /sys/class/net/mq0/queues/rx-0/rps_cpus" || return 1
+	in_ns "$NS" pg_set kpktgend_0 "add_device mq0" || return 1
+	for c in "xmit_mode netif_receive" "burst 8" "count $N" "queue_map_min 3" \
+		 "queue_map_max 3" "dst 10.71.0.1" "dst_mac $MAC"; do
+		in_ns "$NS" pg_set mq0 "$c" || return 1
+	done
+	pg_start_ns "$NS" || return 1
+	res=$(in_ns "$NS" pg_result mq0)
+	echo "Result: $res"
+	setup && ip -n "$NS" link del mq0 && [ "${res#OK: }" != "$res" ]
+}
+check "netif_receive with queue_map 3 into a 4-TX/2-RX-queue veth with RPS: no warning" mq_rps
 
 # Hooks come and go while a run injects bursts: nothing to check but that
 # the kernel lives, and the run stops cleanly.  Each round attaches and
