@@ -331,6 +331,22 @@ struct pktgen_dev {
 	bool clear_pending;		/* clear_counters: for the thread to do */
 	bool stop_pending;		/* stop this device only */
 	bool file_closing;		/* @entry goes: no writer may wait */
+	/*
+	 * Rename: the notifier (under RTNL) leaves the new interface name
+	 * here and bumps @rename_gen; the thread re-creates the file
+	 * (pg_dev_rename_file()) and sets @rename_done to the generation it
+	 * covered.  All under @lock.
+	 */
+	char rename_to[IFNAMSIZ];
+	u32 rename_gen;
+	u32 rename_done;
+	/*
+	 * While a file of this device is being removed (proc_remove() waits
+	 * for its readers with no lock held), its name stays taken: the
+	 * device is on pn->closing with the name in @closing_name.
+	 */
+	struct list_head closing;
+	char closing_name[PG_NAME_LEN];
 	u8 inject;			/* PG_INJECT_*: "inject" progress */
 	u32 stream;			/* id in struct pktgen_hdr_ext */
 
@@ -380,6 +396,7 @@ enum pg_thread_ctl {
 	PG_CTL_RUNDEV,		/* start devices whose inject is PENDING */
 	PG_CTL_STOPDEV,		/* stop devices with stop_pending */
 	PG_CTL_CLEAR,		/* clear the counters of devices with clear_pending */
+	PG_CTL_RENAME,		/* re-create the files of renamed devices */
 };
 
 struct pktgen_thread {
@@ -409,8 +426,16 @@ struct pktgen_net {
 	struct net *net;
 	struct proc_dir_entry *proc_dir;
 	struct list_head threads;
-	/* Serialises device add/remove/rename and proc entry changes. */
+	/*
+	 * Serialises changes of the thread and device lists, device names
+	 * and pn->closing.  Taken by the netdevice notifier under RTNL, so
+	 * never held across anything that waits for a file's readers
+	 * (proc_remove()) or for a thread.  Lock order: RTNL, pn->lock,
+	 * pkt_dev->lock.
+	 */
 	struct mutex lock;
+	/* pktgen_dev::closing: names of files still being removed */
+	struct list_head closing;
 	/* Woken whenever a thread finished a control request or a run ended. */
 	wait_queue_head_t wq;
 	bool exiting;
@@ -486,7 +511,10 @@ void pg_thread_set_result(struct pktgen_thread *t, const char *fmt, ...) __print
 void pg_default_config(struct pktgen_config *cfg, const struct net_device *odev);
 void pg_dev_file_closing(struct pktgen_dev *pkt_dev, bool closing);
 bool pg_netdev_in_use(struct pktgen_net *pn, struct net_device *dev);
-void pg_netdev_renamed(struct pktgen_net *pn, struct net_device *dev);
+void pg_dev_rename_request(struct pktgen_dev *pkt_dev, const char *ifname);
+void pg_dev_rename_file(struct pktgen_dev *pkt_dev);
+bool pg_netdev_renames_done(struct pktgen_net *pn, struct net_device *dev);
+void pg_netdev_abandoned(struct pktgen_net *pn, struct net_device *dev);
 
 /* pktgen_cmd.c: the write grammar of every file */
 /* Longest write every file takes, in bytes (E2BIG beyond) */

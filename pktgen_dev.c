@@ -78,7 +78,11 @@ void pg_default_config(struct pktgen_config *cfg, const struct net_device *odev)
 
 /* ---- device registry ---------------------------------------------------- */
 
-static struct pktgen_dev *pg_find_by_name(struct pktgen_net *pn, const char *name)
+/*
+ * @name is a device's, or the name of a file still being removed: a file
+ * of that name may exist, and proc_create() of it again would WARN.
+ */
+static bool pg_name_taken(struct pktgen_net *pn, const char *name)
 {
 	struct pktgen_thread *t;
 	struct pktgen_dev *pkt_dev;
@@ -87,8 +91,11 @@ static struct pktgen_dev *pg_find_by_name(struct pktgen_net *pn, const char *nam
 	list_for_each_entry(t, &pn->threads, list)
 		list_for_each_entry(pkt_dev, &t->devs, list)
 			if (!strcmp(pkt_dev->name, name))
-				return pkt_dev;
-	return NULL;
+				return true;
+	list_for_each_entry(pkt_dev, &pn->closing, closing)
+		if (!strcmp(pkt_dev->closing_name, name))
+			return true;
+	return false;
 }
 
 /*
@@ -160,6 +167,7 @@ int pg_add_device(struct pktgen_thread *t, const char *name)
 	if (!pkt_dev)
 		return -ENOMEM;
 	spin_lock_init(&pkt_dev->lock);
+	INIT_LIST_HEAD(&pkt_dev->closing);
 	strscpy(pkt_dev->name, name, sizeof(pkt_dev->name));
 	pkt_dev->thread = t;
 	pkt_dev->stream = get_random_u32();
@@ -169,7 +177,7 @@ int pg_add_device(struct pktgen_thread *t, const char *name)
 		err = -ENODEV;
 		goto err_unlock;
 	}
-	if (pg_find_by_name(pn, name)) {
+	if (pg_name_taken(pn, name)) {
 		err = -EBUSY;
 		goto err_unlock;
 	}
@@ -217,22 +225,55 @@ void pg_dev_file_closing(struct pktgen_dev *pkt_dev, bool closing)
 		wake_up_all(&pkt_dev->thread->pn->wq);
 }
 
+/* Under pn->lock: @pkt_dev's file named @name goes; keep the name taken. */
+static void pg_closing_begin(struct pktgen_net *pn, struct pktgen_dev *pkt_dev,
+			     const char *name)
+{
+	lockdep_assert_held(&pn->lock);
+	strscpy(pkt_dev->closing_name, name, sizeof(pkt_dev->closing_name));
+	list_add(&pkt_dev->closing, &pn->closing);
+}
+
+/*
+ * Remove @entry, a file of @pkt_dev that pg_closing_begin() put on
+ * pn->closing, and free its name.  proc_remove() waits for the file's
+ * readers and writers, which may be held for as long as user space
+ * likes (a read into a userfaultfd or FUSE page): no lock is held here,
+ * and in particular not pn->lock, which the netdevice notifier takes
+ * under RTNL.
+ */
+static void pg_closing_end(struct pktgen_net *pn, struct pktgen_dev *pkt_dev,
+			   struct proc_dir_entry *entry)
+{
+	might_sleep();
+	pg_dev_file_closing(pkt_dev, true);
+	proc_remove(entry);
+	mutex_lock(&pn->lock);
+	list_del_init(&pkt_dev->closing);
+	mutex_unlock(&pn->lock);
+}
+
 /*
  * Called only by the device's own thread (or while it is being torn
  * down), so nothing transmits on @pkt_dev concurrently.  The device must be
- * stopped.
+ * stopped.  Once it is off its thread's list (and the notifier's
+ * pg_netdev_in_use() is false) the file goes, then the net_device
+ * reference: a reader of the file may use @odev until proc_remove()
+ * returns, and an unregister waits for the reference in
+ * netdev_run_todo(), after RTNL is released.
  */
 void pg_remove_device(struct pktgen_dev *pkt_dev)
 {
 	struct pktgen_net *pn = pkt_dev->thread->pn;
 
-	/* under pn->lock: a rename, which reopens the file, is done or not begun */
 	mutex_lock(&pn->lock);
-	pg_dev_file_closing(pkt_dev, true);
 	list_del_rcu(&pkt_dev->list);
-	/* Waits for in-flight reads and writes of the file. */
-	proc_remove(pkt_dev->entry);
+	pg_closing_begin(pn, pkt_dev, pkt_dev->name);
 	mutex_unlock(&pn->lock);
+	/* the notifier waits for the unlink, not for the file */
+	wake_up_all(&pn->wq);
+
+	pg_closing_end(pn, pkt_dev, pkt_dev->entry);
 
 	kfree_skb(pkt_dev->run.skb);
 	pkt_dev->run.skb = NULL;
@@ -256,40 +297,116 @@ bool pg_netdev_in_use(struct pktgen_net *pn, struct net_device *dev)
 	return used;
 }
 
-/* Keep the proc file named after the interface: new ifname + old "@..." */
-void pg_netdev_renamed(struct pktgen_net *pn, struct net_device *dev)
+/*
+ * The notifier gave up waiting for the threads to let @dev go (under
+ * RTNL): say so in the Result of every pktgen device still bound to it.
+ * They keep their reference until their thread removes them.
+ */
+void pg_netdev_abandoned(struct pktgen_net *pn, struct net_device *dev)
 {
 	struct pktgen_thread *t;
 	struct pktgen_dev *pkt_dev;
-	char name[PG_NAME_LEN];
-	struct proc_dir_entry *entry;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(t, &pn->threads, list)
+		list_for_each_entry_rcu(pkt_dev, &t->devs, list)
+			if (pkt_dev->odev == dev)
+				pg_set_result(pkt_dev,
+					      "ERROR: %s unregistered while its thread did not release it",
+					      dev->name);
+	rcu_read_unlock();
+}
+
+/*
+ * Under RTNL and pn->lock (the notifier): @pkt_dev's interface is now
+ * called @ifname; its thread is to re-create the file.
+ */
+void pg_dev_rename_request(struct pktgen_dev *pkt_dev, const char *ifname)
+{
+	lockdep_assert_held(&pkt_dev->thread->pn->lock);
+	spin_lock_bh(&pkt_dev->lock);
+	strscpy(pkt_dev->rename_to, ifname, sizeof(pkt_dev->rename_to));
+	WRITE_ONCE(pkt_dev->rename_gen, pkt_dev->rename_gen + 1);
+	spin_unlock_bh(&pkt_dev->lock);
+}
+
+/* Every pktgen device of @dev has a file named after its latest name. */
+bool pg_netdev_renames_done(struct pktgen_net *pn, struct net_device *dev)
+{
+	struct pktgen_thread *t;
+	struct pktgen_dev *pkt_dev;
+	bool done = true;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(t, &pn->threads, list)
+		list_for_each_entry_rcu(pkt_dev, &t->devs, list)
+			if (pkt_dev->odev == dev &&
+			    READ_ONCE(pkt_dev->rename_done) != READ_ONCE(pkt_dev->rename_gen))
+				done = false;
+	rcu_read_unlock();
+	return done;
+}
+
+/*
+ * Keep the proc file named after the interface: new ifname + old "@...".
+ * Run by the device's thread (PG_CTL_RENAME), which alone removes its
+ * devices, so @pkt_dev and its file stay while this runs.  The new file
+ * is created, the name switched and the notifier told before the old
+ * file goes: its removal waits for the old file's readers, with no lock
+ * held (pg_closing_end()), and the notifier does not wait for it.  From
+ * the switch on the old file refuses to be opened (pg_dev_open()), so it
+ * is gone for user space as soon as `ip link set name` returns.
+ */
+void pg_dev_rename_file(struct pktgen_dev *pkt_dev)
+{
+	struct pktgen_net *pn = pkt_dev->thread->pn;
+	struct proc_dir_entry *entry, *old = NULL;
+	char ifname[IFNAMSIZ], name[PG_NAME_LEN];
+	const char *at;
+	u32 gen;
+
+	spin_lock_bh(&pkt_dev->lock);
+	gen = pkt_dev->rename_gen;
+	strscpy(ifname, pkt_dev->rename_to, sizeof(ifname));
+	spin_unlock_bh(&pkt_dev->lock);
+	if (gen == READ_ONCE(pkt_dev->rename_done))
+		return;
 
 	mutex_lock(&pn->lock);
-	list_for_each_entry(t, &pn->threads, list) {
-		list_for_each_entry(pkt_dev, &t->devs, list) {
-			const char *at = strchr(pkt_dev->name, '@');
-
-			if (pkt_dev->odev != dev)
-				continue;
-			if (snprintf(name, sizeof(name), "%s%s", dev->name, at ?: "") >=
-			    sizeof(name) || pg_find_by_name(pn, name) ||
-			    pg_name_reserved(name)) {
-				pr_info("%s renamed to %s: keeping file name %s\n",
-					pkt_dev->name, dev->name, pkt_dev->name);
-				continue;
-			}
-			pg_dev_file_closing(pkt_dev, true);
-			proc_remove(pkt_dev->entry);
-			entry = pg_proc_own(proc_create_data(name, 0600, pn->proc_dir,
-							     &pg_dev_proc_ops, pkt_dev));
-			spin_lock_bh(&pkt_dev->lock);
-			strscpy(pkt_dev->name, name, sizeof(pkt_dev->name));
-			pkt_dev->entry = entry;
-			spin_unlock_bh(&pkt_dev->lock);
-			pg_dev_file_closing(pkt_dev, false);
-			if (!entry)
-				pr_err("cannot create /proc/net/pktgen/%s\n", name);
+	at = strchr(pkt_dev->name, '@');
+	if (snprintf(name, sizeof(name), "%s%s", ifname, at ?: "") >= sizeof(name) ||
+	    pg_name_reserved(name)) {
+		pr_info("%s renamed to %s: keeping file name %s\n",
+			pkt_dev->name, ifname, pkt_dev->name);
+	} else if (strcmp(name, pkt_dev->name)) {
+		if (pg_name_taken(pn, name)) {
+			pr_info("%s renamed to %s: keeping file name %s\n",
+				pkt_dev->name, ifname, pkt_dev->name);
+			goto done;
 		}
+		entry = pg_proc_own(proc_create_data(name, 0600, pn->proc_dir,
+						     &pg_dev_proc_ops, pkt_dev));
+		if (!entry) {
+			pr_err("cannot create /proc/net/pktgen/%s: keeping %s\n",
+			       name, pkt_dev->name);
+			goto done;
+		}
+		old = pkt_dev->entry;
+		pg_closing_begin(pn, pkt_dev, pkt_dev->name);
+		spin_lock_bh(&pkt_dev->lock);
+		strscpy(pkt_dev->name, name, sizeof(pkt_dev->name));
+		pkt_dev->entry = entry;
+		spin_unlock_bh(&pkt_dev->lock);
 	}
+done:
+	spin_lock_bh(&pkt_dev->lock);
+	WRITE_ONCE(pkt_dev->rename_done, gen);
+	spin_unlock_bh(&pkt_dev->lock);
 	mutex_unlock(&pn->lock);
+	wake_up_all(&pn->wq);
+
+	if (old) {
+		pg_closing_end(pn, pkt_dev, old);
+		pg_dev_file_closing(pkt_dev, false);
+	}
 }

@@ -33,18 +33,38 @@ static struct pktgen_net *pg_net(struct net *net)
 	return net_generic(net, pg_net_id);
 }
 
-/* The net_device is going away: have each owning thread drop it. */
+/*
+ * How long the notifier waits, under RTNL, for a thread to act on an
+ * unregister or a rename of a device it owns: upstream pktgen's 1.25 s
+ * (ten tries of 125 ms).  A thread may be held up for as long as user
+ * space likes: removing a file waits for its readers (proc_remove()).
+ */
+#define PG_RELEASE_WAIT		(HZ * 5 / 4)
+
+/*
+ * The net_device is going away: have each owning thread drop it, and
+ * wait for that at most PG_RELEASE_WAIT.  A device its thread did not
+ * let go of in time stays bound: its Result says so, its thread stops it
+ * (the net_device is down) and removes it when it next looks at its
+ * requests, and only then drops the reference.  Returning with the
+ * reference still held is safe: unregister_netdevice() leaves the
+ * net_device to netdev_run_todo(), which frees it only after every
+ * reference is gone (netdev_wait_allrefs_any()), and it waits for them
+ * after it has released RTNL.  So the caller of the unregister (`ip link
+ * del`, a netns exit) waits for pktgen, but no one waits for RTNL.
+ * netdev_run_todo() sends NETDEV_UNREGISTER again while it waits: a
+ * device already marked is not waited for twice.
+ */
 static void pg_netdev_unregister(struct pktgen_net *pn, struct net_device *dev)
 {
 	struct pktgen_thread *t;
 	struct pktgen_dev *pkt_dev;
 	bool posted = false;
-	int waited = 0;
 
 	mutex_lock(&pn->lock);
 	list_for_each_entry(t, &pn->threads, list) {
 		list_for_each_entry(pkt_dev, &t->devs, list) {
-			if (pkt_dev->odev != dev)
+			if (pkt_dev->odev != dev || READ_ONCE(pkt_dev->remove_pending))
 				continue;
 			WRITE_ONCE(pkt_dev->remove_pending, true);
 			pg_thread_post(t, PG_CTL_REMDEV);
@@ -55,11 +75,40 @@ static void pg_netdev_unregister(struct pktgen_net *pn, struct net_device *dev)
 	if (!posted)
 		return;
 
-	/* Threads never take RTNL, so they always get here. */
-	while (!wait_event_timeout(pn->wq, !pg_netdev_in_use(pn, dev), HZ))
-		if (++waited % 10 == 0)
-			pr_warn("still waiting for %s to be released (%d s)\n",
-				dev->name, waited);
+	/* Threads never take RTNL; they may wait for a file's readers. */
+	if (wait_event_timeout(pn->wq, !pg_netdev_in_use(pn, dev), PG_RELEASE_WAIT))
+		return;
+	pg_netdev_abandoned(pn, dev);
+	pr_warn("%s unregistered while its thread did not release it; it keeps its reference until its thread removes the device\n",
+		dev->name);
+}
+
+/*
+ * The net_device was renamed: the threads re-create the files of its
+ * devices (pg_dev_rename_file()).  Waits, at most PG_RELEASE_WAIT, for
+ * the new files only, never for the old ones' readers.
+ */
+static void pg_netdev_renamed(struct pktgen_net *pn, struct net_device *dev)
+{
+	struct pktgen_thread *t;
+	struct pktgen_dev *pkt_dev;
+	bool posted = false;
+
+	mutex_lock(&pn->lock);
+	list_for_each_entry(t, &pn->threads, list) {
+		list_for_each_entry(pkt_dev, &t->devs, list) {
+			if (pkt_dev->odev != dev)
+				continue;
+			pg_dev_rename_request(pkt_dev, dev->name);
+			pg_thread_post(t, PG_CTL_RENAME);
+			posted = true;
+		}
+	}
+	mutex_unlock(&pn->lock);
+	if (posted &&
+	    !wait_event_timeout(pn->wq, pg_netdev_renames_done(pn, dev), PG_RELEASE_WAIT))
+		pr_warn("%s renamed while its thread is busy: its pktgen files follow later\n",
+			dev->name);
 }
 
 static int pg_netdev_event(struct notifier_block *nb, unsigned long event, void *ptr)
@@ -117,6 +166,7 @@ static int __net_init pg_net_init(struct net *net)
 
 	pn->net = net;
 	INIT_LIST_HEAD(&pn->threads);
+	INIT_LIST_HEAD(&pn->closing);
 	mutex_init(&pn->lock);
 	init_waitqueue_head(&pn->wq);
 

@@ -1481,9 +1481,21 @@ out:
 	return 0;
 }
 
+/*
+ * A file whose name is no longer its device's is the old file of a
+ * rename, going away (pg_dev_rename_file()): it opens no more.
+ */
 static int pg_dev_open(struct inode *inode, struct file *file)
 {
-	return single_open(file, pg_dev_show, pde_data(inode));
+	struct pktgen_dev *pkt_dev = pde_data(inode);
+	bool stale;
+
+	spin_lock_bh(&pkt_dev->lock);
+	stale = strcmp(file_dentry(file)->d_name.name, pkt_dev->name);
+	spin_unlock_bh(&pkt_dev->lock);
+	if (stale)
+		return -ENOENT;
+	return single_open(file, pg_dev_show, pkt_dev);
 }
 
 const struct proc_ops pg_dev_proc_ops = {

@@ -822,6 +822,8 @@ static void pg_thread_control(struct pktgen_thread *t)
 		pg_thread_for_each(t, pg_start_device);
 	if (control & BIT(PG_CTL_RUNDEV))
 		pg_thread_for_each(t, pg_start_injected);
+	if (control & BIT(PG_CTL_RENAME))
+		pg_thread_for_each(t, pg_dev_rename_file);
 	if (control & BIT(PG_CTL_REMDEVALL))
 		pg_thread_remove(t, false);
 	if (control & BIT(PG_CTL_REMDEV))
