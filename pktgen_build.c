@@ -859,7 +859,6 @@ static struct sk_buff *pg_alloc_frag_skb(unsigned int size)
 	return skb;
 }
 
-
 /*
  * An skb with @len bytes of room, and @headroom (the device's) before
  * them (skb->dev is the caller's).  Its head comes from page fragments

@@ -124,6 +124,7 @@ struct pg_rx_net {
 	struct list_head devs;
 	unsigned int ndevs;
 	struct pg_rx_table __rcu *table;
+	bool hooked;			/* a hook was ever registered */
 	int stats_mode;			/* enum pg_rx_stats_mode, read per packet */
 	u32 copies;			/* packets per number, taken by new streams */
 	bool script;			/* display script */
@@ -524,6 +525,7 @@ static int pg_rx_dev_add(struct pg_rx_net *rxn, struct net_device *dev)
 	}
 	list_add_tail(&rxd->list, &rxn->devs);
 	rxn->ndevs++;
+	rxn->hooked = true;
 	return 0;
 }
 
@@ -1173,8 +1175,13 @@ void pg_rx_net_exit(struct pktgen_net *pn)
 	mutex_unlock(&rxn->lock);
 	rtnl_unlock();
 
-	/* no hook can be running after this: free the table and the state */
-	synchronize_net();
+	/*
+	 * No hook can be running after this: free the table and the state.
+	 * A namespace whose receiver never hooked a device (most) skips the
+	 * grace period.
+	 */
+	if (rxn->hooked)
+		synchronize_net();
 	mutex_lock(&rxn->lock);
 	pg_rx_table_free(pg_rx_table(rxn));
 	mutex_unlock(&rxn->lock);

@@ -12,7 +12,9 @@ Options: --seed N (else FUZZ_SEED, else random), --seconds S, --actions N,
 --ns1 NAME (ours), --ns2 NAME (the netns of the veth peer, where pgrx
 receives), --nsim DEV
 (a netdevsim device: ethtool -L), --xdp PIN (a pinned XDP program),
---helper PATH (lib.sh's pgwrite, for the user-namespace writers).
+--tc PIN (a pinned tc program: tcx links on 6.6 and newer, else a clsact
+filter), --bpfprog PATH (tests/lib/bpfprog.py, to attach and detach tcx
+links), --helper PATH (lib.sh's pgwrite, for the user-namespace writers).
 
 Every proc write is one write(2) (os.write) and its errno is recorded.
 Blocking writes ("start" to pgctrl, "inject") run in child processes that
@@ -330,7 +332,8 @@ class Fuzzer:
     def resolve(self, act):
         """The log names the test's netns and pin as @ns2 and @xdp (a
         replay runs in a new test's)."""
-        m = {"@ns1": self.a.ns1, "@ns2": self.a.ns2, "@xdp": self.a.xdp}
+        m = {"@ns1": self.a.ns1, "@ns2": self.a.ns2, "@xdp": self.a.xdp,
+             "@tc": self.a.tc, "@bpfprog": self.a.bpfprog}
 
         def sub(y):
             if isinstance(y, str) and "@" in y:
@@ -478,7 +481,7 @@ class Fuzzer:
     def devevent(self, r):
         d = r.choice(DEVS + ([self.a.nsim] if self.a.nsim else []))
         c = r.choice(["down", "up", "up", "rename", "rename", "delre", "mtu",
-                      "sg", "tx", "sg", "queues"])
+                      "sg", "tx", "sg", "tso", "gso", "queues"])
         ip = ["ip", "link", "set", "dev"]
         if c == "down":
             return ("cmd", None, ip + [d, "down"])
@@ -501,7 +504,7 @@ class Fuzzer:
                                   f"ip link set {d} up"])
         if c == "mtu":
             return ("cmd", None, ip + [d, "mtu", str(r.choice([68, 576, 1280, 1500, 9000]))])
-        if c in ("sg", "tx"):
+        if c in ("sg", "tx", "tso", "gso"):
             return ("cmd", None, ["ethtool", "-K", d, c, r.choice(["on", "off"])])
         if c == "queues" and self.a.nsim and r.random() < 0.5:
             return ("cmd", None, ["ethtool", "-L", self.a.nsim, "combined",
@@ -523,8 +526,8 @@ class Fuzzer:
     def stackevent(self, r):
         """Devices stacked on ours, qdiscs, moves between netns."""
         d = r.choice(["d0", "d1", "v0"])
-        c = r.choice(["vlan", "novlan", "bridge", "nobridge", "netem", "pfifo",
-                      "noqdisc", "move", "moveback"])
+        c = r.choice(["vlan", "novlan", "bridge", "nobridge", "netem", "tbf",
+                      "fq_codel", "pfifo", "noqdisc", "move", "moveback"])
         if c == "vlan":
             return ("cmd", None, ["sh", "-c", "ip link add link d0 name vl5 type vlan id 5 "
                                   "&& ip link set vl5 up"])
@@ -539,8 +542,12 @@ class Fuzzer:
         if c == "netem":
             return ("cmd", None, ["tc", "qdisc", "replace", "dev", d, "root", "netem",
                                   "delay", r.choice(["1ms", "20ms"]), "limit", "10000"])
-        if c == "pfifo":
-            return ("cmd", None, ["tc", "qdisc", "replace", "dev", d, "root", "pfifo"])
+        if c == "tbf":
+            return ("cmd", None, ["tc", "qdisc", "replace", "dev", d, "root", "tbf",
+                                  "rate", r.choice(["1mbit", "100mbit"]), "burst", "32k",
+                                  "latency", "50ms"])
+        if c in ("pfifo", "fq_codel"):
+            return ("cmd", None, ["tc", "qdisc", "replace", "dev", d, "root", c])
         if c == "noqdisc":
             return ("cmd", None, ["tc", "qdisc", "del", "dev", d, "root"])
         if c == "move" and self.a.ns1:
@@ -553,7 +560,7 @@ class Fuzzer:
         if r.random() < 0.5:
             return self.stackevent(r)
         d = r.choice(["d0", "d1", "v0"])
-        c = r.choice(["clsact", "noclsact", "u32", "xdp", "noxdp"])
+        c = r.choice(["clsact", "noclsact", "u32", "xdp", "noxdp", "tcx", "notcx"])
         if c == "clsact":
             return ("cmd", None, ["tc", "qdisc", "add", "dev", d, "clsact"])
         if c == "noclsact":
@@ -565,6 +572,10 @@ class Fuzzer:
         if c == "xdp" and self.a.xdp:
             return ("cmd", None, ["ip", "link", "set", "dev", d, "xdpgeneric",
                                   "pinned", "@xdp"])
+        # tcx: a link per device, pinned beside the program (6.6 and newer)
+        if c in ("tcx", "notcx") and self.a.tc and self.a.bpfprog:
+            verb = ["tcx-link", "@tc", d] if c == "tcx" else ["link-detach"]
+            return ("cmd", None, ["python3", "-S", "@bpfprog"] + verb + [f"@tc-{d}"])
         return ("cmd", None, ["ip", "link", "set", "dev", d, "xdpgeneric", "off"])
 
     # ------------------------------------------------------------ main
@@ -630,6 +641,8 @@ def main():
     p.add_argument("--ns2")
     p.add_argument("--nsim")
     p.add_argument("--xdp")
+    p.add_argument("--tc")
+    p.add_argument("--bpfprog")
     p.add_argument("--helper", default="/tmp/pktgen-lib/pgwrite")
     a = p.parse_args()
     sys.exit(Fuzzer(a).main())

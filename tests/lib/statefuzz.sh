@@ -56,14 +56,15 @@ fi
 
 t_devs=$SECONDS
 # a pinned XDP program for the xdpgeneric attach/detach events
-xdp=""
+xdp="" tc=""
 BPFDIR=$tmp/bpf
 mkdir -p "$BPFDIR"
 if mount -t bpf bpf "$BPFDIR" 2>/dev/null; then
 	cleanup_push "umount $BPFDIR"
 	python3 -S "$LIB_DIR/bpfprog.py" xdp-pass "$BPFDIR/xdp" 2>/dev/null && xdp=$BPFDIR/xdp
+	python3 -S "$LIB_DIR/bpfprog.py" tc-grow "$BPFDIR/tc" 2>/dev/null && tc=$BPFDIR/tc
 fi
-ktap_diag "devices: d0 d1 v0${nsim:+ $nsim (netdevsim)}; XDP: ${xdp:-none}"
+ktap_diag "devices: d0 d1 v0${nsim:+ $nsim (netdevsim)}; XDP: ${xdp:-none}; tc: ${tc:-none}"
 ktap_diag "setup $SECONDS s (load+keys $t_keys, devices $((t_devs - t_keys)))"
 
 log=$tmp/actions.log
@@ -72,6 +73,7 @@ timeout -k 5 $((SF_SECONDS + 180)) ip netns exec "$NS" python3 -S "$LIB_DIR/pgst
 	--seed "$SF_SEED" --seconds "$SF_SECONDS" --actions "$SF_ACTIONS" \
 	${STATE_REPLAY:+--replay "$STATE_REPLAY"} \
 	--log "$log" --ns1 "$NS" --ns2 "$NS2" ${nsim:+--nsim "$nsim"} ${xdp:+--xdp "$xdp"} \
+	${tc:+--tc "$tc" --bpfprog "$LIB_DIR/bpfprog.py"} \
 	--helper "$PG_WRITE_HELPER" >"$tmp/out" 2>&1
 frc=$?
 ktap_diag "$(cat "$tmp/out")"
