@@ -221,7 +221,8 @@ struct pktgen_flow {
  * How a slot hands its skb over: the one decision of whether anything
  * outside pktgen may get an skb that pktgen still holds (design.rst,
  * "Who may write an skb"), made at every slot by pg_send_how(): the
- * device's flags and the run's settings may change mid-run.
+ * device's flags may change mid-run (the settings' part is taken with
+ * them, pg_send_wanted()).
  * PG_SEND_GIVE: the skb itself, which pktgen lets go of.
  * PG_SEND_SHARE: the skb itself with one reference per copy, to the
  *	driver's own ndo_start_xmit only, on a device whose
@@ -301,6 +302,7 @@ struct pktgen_run {
 	bool frame_intact;
 	bool frame_fixed;		/* pg_vary() changes no byte of the frame */
 	unsigned int frame_headroom;
+	enum pg_send send_wanted;	/* what the settings ask for */
 	enum pg_send built_for;		/* how @skb was built to be sent */
 	/* the Result's frags when no skb is held at the end (pg_give_skb()) */
 	int given_frags;

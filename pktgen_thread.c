@@ -253,6 +253,21 @@ static void pg_clear_counters(struct pktgen_run *r)
 }
 
 /* Copy the configuration into the run; @pkt_dev->lock held. */
+/* The send the settings ask for; taken with them (pg_run_snapshot()). */
+static enum pg_send pg_send_wanted(const struct pktgen_config *cfg)
+{
+	if (!(cfg->flags & PG_F(SHARED)))
+		return PG_SEND_GIVE;
+	switch (cfg->xmit_mode) {
+	case PG_XMIT_RECEIVE:
+		return cfg->burst > 1 ? PG_SEND_CLONE : PG_SEND_GIVE;
+	case PG_XMIT_QUEUE:
+		return cfg->clone_skb > 1 ? PG_SEND_CLONE : PG_SEND_GIVE;
+	default:
+		return PG_SEND_SHARE;
+	}
+}
+
 static void pg_run_snapshot(struct pktgen_dev *pkt_dev)
 {
 	struct pktgen_run *r = &pkt_dev->run;
@@ -261,6 +276,7 @@ static void pg_run_snapshot(struct pktgen_dev *pkt_dev)
 	r->cfg = pkt_dev->cfg;
 	r->cfg_gen = pkt_dev->cfg_gen;
 	r->stream = pkt_dev->stream;
+	r->send_wanted = pg_send_wanted(&r->cfg);
 }
 
 /* "inject" progress; @pkt_dev->lock held.  Wakes the waiting writer at DONE. */
@@ -404,20 +420,14 @@ static void pg_count_burst(struct pktgen_run *r, unsigned int sent,
 	pg_counter_add(&r->errors, failed);
 }
 
+/* The decision of every slot: the device may say no to sharing. */
 static enum pg_send pg_send_how(const struct pktgen_dev *pkt_dev)
 {
-	const struct pktgen_run *r = &pkt_dev->run;
+	enum pg_send how = pkt_dev->run.send_wanted;
 
-	if (!(r->cfg.flags & PG_F(SHARED)))
+	if (how == PG_SEND_SHARE && !pg_dev_may_share(pkt_dev))
 		return PG_SEND_GIVE;
-	switch (r->cfg.xmit_mode) {
-	case PG_XMIT_RECEIVE:
-		return r->cfg.burst > 1 ? PG_SEND_CLONE : PG_SEND_GIVE;
-	case PG_XMIT_QUEUE:
-		return r->cfg.clone_skb > 1 ? PG_SEND_CLONE : PG_SEND_GIVE;
-	default:
-		return pg_dev_may_share(pkt_dev) ? PG_SEND_SHARE : PG_SEND_GIVE;
-	}
+	return how;
 }
 
 /*
@@ -529,6 +539,8 @@ static bool pg_xmit_receive(struct pktgen_run *r, struct net_device *odev,
 			dropped++;
 		sent++;
 	}
+	/* what pktgen keeps of a clone's data is as built: it may be patched */
+	r->frame_intact = how == PG_SEND_CLONE;
 	pg_count_burst(r, sent, dropped, len);
 	return true;
 }
@@ -550,6 +562,7 @@ static bool pg_xmit_queue(struct pktgen_dev *pkt_dev, enum pg_send how)
 		pg_counter_add(&r->errors, 1);
 		return true;
 	}
+	r->frame_intact = how == PG_SEND_CLONE;
 	ret = dev_queue_xmit(skb);
 
 	/* per counter: a WRITE_ONCE() of errors += 0 would still be a store */
@@ -663,8 +676,6 @@ static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt_dev)
 	default:
 		r->last_ok = pg_xmit_start(r, odev, burst, how);
 	}
-	/* what pktgen keeps of a clone's data is as built: it may be patched */
-	r->frame_intact = how == PG_SEND_CLONE;
 	local_bh_enable();
 	if (r->last_ok && r->cfg.delay_ns)
 		r->next_tx = ktime_add_ns(r->next_tx, r->cfg.delay_ns);
