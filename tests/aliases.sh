@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Issue 9: the old spellings the HOWTOs and the OLS 2005 paper use work
+# The old spellings the HOWTOs and the OLS 2005 paper use work
 # and mean what today's command means.  For each alias the canonical form
 # and the alias configure a fresh pktgen device the same way; then
 #  - the alias answers with the canonical form's Result text

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The write contract of our module, table driven: every device and thread
-# command (old and issue 3), each written as "name value\n", "name=value\n",
+# command (the classic ones and the later ones: IPv6, VLAN, MPLS, tos,
+# imix, xmit_mode, ...), each written as "name value\n", "name=value\n",
 # "name = value\n", "name value\0" and "name value" (no newline), limits,
 # garbage values, every prefix of an unknown word, the kselftest cases
 # (proc_net_pktgen.c, v6.15) with our documented differences, and the
@@ -339,7 +340,7 @@ table_new() {
 	lo | clone_skb 0 | 0 | OK: clone_skb=0
 	lo | burst 2 | EOPNOTSUPP | ERROR: *
 	lo | burst 0 | 0 | OK: burst=1
-	# --- aliases (issue 9)
+	# --- aliases (the old spellings)
 	dum0 | dstmac 00:11:22:33:44:56 | 0 | OK: dstmac 00:11:22:33:44:56
 	dum0 | srcmac 02:00:00:00:00:01 | 0 | OK: srcmac 02:00:00:00:00:01
 	dum0 | dstmac zz | EINVAL | ERROR: *
@@ -560,7 +561,7 @@ table_flags() {
 	EOF
 }
 
-# a run started by the device command "inject" (issue 9)
+# a run started by the device command "inject"
 table_inject() {
 	cat <<-EOF
 	dum0 | count 10 | 0 | OK: count=10

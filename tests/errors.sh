@@ -14,12 +14,13 @@
 
 EPERM=1 EINVAL=22 EOPNOTSUPP=95 ENOTSUPP=524
 
-# The refusals of the issue 3 commands (ours only: stock < v6.15 answers
+# The refusals of the later commands (VLAN, MPLS, tos, imix, xmit_mode,
+# ...; ours only: stock < v6.15 answers
 # most of them with success and an ERROR Result, or wraps the value).
 # DEV | SETUP (;-separated, each must succeed) | CMD | ERRNO | RESULT (glob)
 # Each case runs on a fresh pktgen device (DEV@<n>); the refused write must
-# leave the Params block exactly as it was.  Where issue 3 gives no exact
-# text, the Result must start with "ERROR: " and name the command.
+# leave the Params block exactly as it was.  Where no exact text is
+# specified, the Result must start with "ERROR: " and name the command.
 I21=$(for s in $(seq 100 100 2100); do printf '%s,1 ' "$s"; done)
 M17=$(printf '%x,' $(seq 1 17))
 new_cases() {
@@ -348,7 +349,7 @@ else
 		wr_is $EINVAL pgctrl 'stop'
 fi
 
-# --- issue 3 commands: errno, Result, configuration unchanged
+# --- the later commands: errno, Result, configuration unchanged
 params_of() {	# DEV: its Params block (the lines before "Current:")
 	local t
 	t=$(in_ns "$N" pg_read "$1") || return 1

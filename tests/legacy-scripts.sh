@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Issue 9: scripts written the way the source documents write them still
+# Scripts written the way the source documents write them still
 # run.  Three scripts in the style of
 #  - the OLS 2005 paper's Appendix C pktgen.conf-1-1 (`function pgset()`
 #    with `fgrep "Result: OK:"`, max_before_softirq, values kept in

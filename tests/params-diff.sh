@@ -86,7 +86,7 @@ diverges() {	# CMD...: true if one of them is a deliberate divergence
 	return 1
 }
 
-# The commands of issue 3, well formed: stock and ours must agree.
+# The later commands (IPv6, VLAN, MPLS, tos, imix, ...), well formed: stock and ours must agree.
 new_seqs() {
 	cat <<-'EOF'
 	dst6	dst6 fd00::1
@@ -306,7 +306,7 @@ ktap_finish
 fi
 
 # not_landed I: ours' first "unknown command/flag" answer in sequence I
-# that stock did not give (a command of issue 3 not implemented yet)
+# that stock did not give (a later command not implemented yet)
 not_landed() {
 	local l
 	l=$(grep -E '^Result: (No such parameter "|Flag -:)' "$TMP/test/$1.log" |

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# KCSAN on the run counters (issue 21): a device runs in each xmit mode
+# KCSAN on the run counters: a device runs in each xmit mode
 # while two processes read its file and pgstats and one writes
 # clear_counters, all in a loop; afterwards dmesg must hold no
 # "BUG: KCSAN: data-race in" line naming a pktgen function (pg_*,

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# A write to a kpktgend_N file of a netns on its way out (issue 21's
-# review item): the thread was stopped before its file was removed, so a
+# A write to a kpktgend_N file of a netns on its way out (a review
+# finding): the thread was stopped before its file was removed, so a
 # write under way posted to, and woke, a task that had exited (a freed
 # task_struct: KASAN on the debug kernel).  The write is held inside the
 # kernel, in copy_from_user() on a page of a FUSE file

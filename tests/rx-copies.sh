@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Issue 28.6: a real pktgen clone_skb stream and a real burst stream
+# A real pktgen clone_skb stream and a real burst stream
 # into the receiver with "copies 3".  The sender keeps the stock
 # numbering (seq_num advances by every packet sent, the 3 copies of an
 # skb carry the number of the first: 1, 1, 1, 4, 4, 4, ...; checked in

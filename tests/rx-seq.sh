@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The sequences of issue 28 on the wire: pktgen runs and hand-made pktgen
+# The receiver's hard sequences on the wire: pktgen runs and hand-made pktgen
 # frames (tests/lib/rx_inject.py) from one source MAC, so one stream,
 # whose numbers reorder across 2^31 and across the 32-bit wrap, repeat a
 # number far behind after a loss, copy a small number into a long run,

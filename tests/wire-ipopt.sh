@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# ip_opt (ours, issue 6): the option bytes of every named form exactly as
+# ip_opt (ours): the option bytes of every named form exactly as
 # sent (captured where the router receives them), IHL, total length and
 # header checksum right, options inside pkt_size; the Params line and the
 # write errors; then what a Linux router does with them: RR gets its

@@ -16,7 +16,7 @@
 # checker uses to tell the runs' frames apart (and to ignore the stack's
 # own traffic: NDP, MLD, ICMPv6 errors).  Frames addressed to vethB go up
 # its stack: the UDP6 counters of NSB say whether it accepted the checksum.
-# Ranges are ours (issue 3): the stock module has no src6_min/src6_max
+# Ranges are ours: the stock module has no src6_min/src6_max
 # (those runs SKIP) and randomises dst6 bits: (random | min) & max per
 # 32-bit word, which is what is asserted there instead.
 

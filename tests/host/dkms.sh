@@ -3,7 +3,7 @@
 #
 # Host side (not in the VM: compiling under TCG takes too long): DKMS adds,
 # builds and installs pktgen for each kernel with headers (DKMS_KERNELS to
-# choose; 6.12 is the one the issue asks for), then removes it.  Prints
+# choose; every one by default), then removes it.  Prints
 # KTAP and a closing "N passed, N failed, N skipped" line.
 #
 # Nothing of the machine's DKMS state is touched: the source, DKMS and

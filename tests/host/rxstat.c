@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The receiver's sequence and statistics logic (pktgen_rxstat.c, the file
- * the module is built from) in user space: the cases of issue 28 with
- * their exact figures, then a property test that generates sequences
+ * the module is built from) in user space: fixed cases (reordering past
+ * 2^31, late copies, restarts, the stddev, rates, copies) with their exact
+ * figures, then a property test that generates sequences
  * (loss, bounded and unbounded reordering, near and far duplicates,
  * restarts after short and long runs, 32-bit wrap, 2^31-long epochs,
  * steps of either wall clock, absurd stamps, clone_skb/burst copies with
@@ -273,7 +274,7 @@ static void result(bool ok, const char *name, const char *diag)
 	}
 }
 
-/* ---- fixed cases: issue 28's, with the right figures ---------------------- */
+/* ---- fixed cases, with the right figures ---------------------------------- */
 
 static struct pkt P[M_MAXP];
 static int np;
@@ -345,29 +346,29 @@ static void copies_cases(void)
 	u32 s, i;
 
 	add_copies(100, 3);
-	expect("issue 28.6: 100 numbers x 3 copies, copies 1: lost 198, duplicates 200 (stock count)",
+	expect("sender copies: 100 numbers x 3 copies, copies 1: lost 198, duplicates 200 (stock count)",
 	       LOST, V(198), DUPS, V(200), LAST, V(298), -1);
 	copies = 3;
 	add_copies(100, 3);
-	expect("issue 28.6: 100 numbers x 3 copies, copies 3: lost 0, duplicates 0, last 300",
+	expect("sender copies: 100 numbers x 3 copies, copies 3: lost 0, duplicates 0, last 300",
 	       LOST, V(0), DUPS, V(0), REORD, V(0), FIRST, V(1), LAST, V(300), -1);
 	for (s = 0; s < 100; s++)	/* 4's third copy lost, 7 arrives 4 times */
 		for (i = 0; i < 3U + (s == 2) - (s == 1); i++)
 			add(1 + 3 * s);
-	expect("issue 28.6: copies 3, a copy of 4 lost, 7 duplicated: lost 1, duplicates 1",
+	expect("sender copies: copies 3, a copy of 4 lost, 7 duplicated: lost 1, duplicates 1",
 	       LOST, V(1), DUPS, V(1), -1);
 	add_copies(10, 3);
 	P[4] = P[3];			/* 4 twice and 4's copy lost: 3 packets of 4 */
-	expect("issue 28.6: copies 3, one copy of 4 lost, another duplicated: indistinguishable",
+	expect("sender copies: copies 3, one copy of 4 lost, another duplicated: indistinguishable",
 	       LOST, V(0), DUPS, V(0), -1);
 	add_copies(2000, 3);
 	add_copies(100, 3);
-	expect("issue 28.6: copies 3, runs of 2000 and 100 numbers: restarts 1, lost 0",
+	expect("sender copies: copies 3, runs of 2000 and 100 numbers: restarts 1, lost 0",
 	       RESTARTS, V(1), LOST, V(0), DUPS, V(0), LAST, V(300), -1);
 	add_copies(100, 3);
 	for (np = 0; np < 300; np++)	/* 1, 4, 1, 4, ...: the copies interleaved */
 		P[np].seq = 1 + 3 * ((np / 6) * 2 + np % 2);
-	expect("issue 28.6: copies 3, two numbers' copies interleaved: reordered 2 per pair",
+	expect("sender copies: copies 3, two numbers' copies interleaved: reordered 2 per pair",
 	       LOST, V(0), DUPS, V(0), REORD, V(100), -1);
 	copies = 0;
 }
@@ -448,37 +449,37 @@ static void fixed_cases(void)
 	add_run((1U << 31) + 1, (1U << 31) + 49);
 	add_run((1U << 31) + 51, (1U << 31) + 99);
 	add((1U << 31) + 50);
-	expect("issue 28.1: reordered after 2^31: lost = the 4 holes only, reordered 1",
+	expect("reordering: reordered after 2^31: lost = the 4 holes only, reordered 1",
 	       LOST, V((1U << 31) - 5), REORD, V(1), -1);
 	add_run(0xFFFFFF01, 0xFFFFFFEF);
 	add_run(0xFFFFFFF1, 0xFFFFFFFF);
 	add_run(0, 9);
 	add(0xFFFFFFF0);
-	expect("issue 28.1: across the 32-bit wrap, 0xFFFFFFF0 late: lost 0, reordered 1",
+	expect("reordering: across the 32-bit wrap, 0xFFFFFFF0 late: lost 0, reordered 1",
 	       LOST, V(0), REORD, V(1), DUPS, V(0), -1);
 
 	/* 2. a copy more than W behind cannot drive lost below zero */
 	add_run(1, 10000);
 	add(5000);
 	add_run(10001, 12000);
-	expect("issue 28.2: 1..12000, a copy of 5000 after 10000: lost 0, late 1",
+	expect("late copy: 1..12000, a copy of 5000 after 10000: lost 0, late 1",
 	       LOST, V(0), LATE, V(1), DUPS, V(0), -1);
 	add(100000);
 	add(95000);
-	expect("issue 28.2: mid-run start 100000, then 95000: lost 0, late 1",
+	expect("late copy: mid-run start 100000, then 95000: lost 0, late 1",
 	       LOST, V(0), LATE, V(1), FIRST, V(100000), -1);
 
 	/* 3. restarts */
 	add_run(1, 6000);
 	add(10);
 	add_run(6001, 10000);
-	expect("issue 28.3: a copy of 10 after 6000 is no restart: restarts 0, lost 0",
+	expect("restart: a copy of 10 after 6000 is no restart: restarts 0, lost 0",
 	       RESTARTS, V(0), LOST, V(0), LATE, V(1), -1);
 	add_run(1, 20000);
 	add_run(1, 10);
 	add(19995);
 	add_run(11, 20);
-	expect("issue 28.3: a straggler of the old run after a restart is late, not a jump",
+	expect("restart: a straggler of the old run after a restart is late, not a jump",
 	       RESTARTS, V(1), LOST, V(0), LATE, V(1), LAST, V(20), -1);
 	add_run(1, 2998);
 	add(3000);
@@ -514,37 +515,37 @@ static void fixed_cases(void)
 	       RESTARTS, V(1), LOST, V(0), DUPS, V(0), LAST, V(5), -1);
 	add_run(1, 1000);
 	add_run(1, 1000);
-	expect("issue 28.3: two runs of 1000: restarts 1, duplicates 0, lost 0",
+	expect("restart: two runs of 1000: restarts 1, duplicates 0, lost 0",
 	       RESTARTS, V(1), DUPS, V(0), LOST, V(0), FIRST, V(1), LAST, V(1000), -1);
 	add_run(1, 20000);
 	add_run(1, 1000);
-	expect("issue 28.3: runs of 20000 and 1000: restarts 1, lost 0 (rx-basic's case)",
+	expect("restart: runs of 20000 and 1000: restarts 1, lost 0 (rx-basic's case)",
 	       RESTARTS, V(1), LOST, V(0), 19, V(20000 + 998), -1);
 
 	/* 4. stddev from exact sums, not a floored mean; no clamped squares */
 	gap_series(alt, 1001);
 	run(P, np, &fi, &fm);
 	result(fi.v[23] == 1 && !differ(&fi, &fm, why, sizeof(why)),
-	       "issue 28.4: gaps alternating 1e6 and 1e6+1 ns: stddev 0.5 -> 1 (was 1000)",
+	       "stddev: gaps alternating 1e6 and 1e6+1 ns: stddev 0.5 -> 1 (was 1000)",
 	       why);
 	np = 0;
 	gap_series(pace, 1001);
 	run(P, np, &fi, &fm);
 	snprintf(why, sizeof(why), "gap_stddev %llu", (unsigned long long)fi.v[23]);
-	result(fi.v[23] == 500, "issue 28.4: gaps of 1e7 + {0, 999} ns: stddev 499.5 -> 500 (was 3201)",
+	result(fi.v[23] == 500, "stddev: gaps of 1e7 + {0, 999} ns: stddev 499.5 -> 500 (was 3201)",
 	       why);
 	np = 0;
 	for (i = 0; i < 99; i++)
 		pg_rxs_moments_add(&m, 1);
 	pg_rxs_moments_add(&m, 10000000000ULL);
 	snprintf(why, sizeof(why), "stddev %llu", (unsigned long long)pg_rxs_stddev(&m));
-	result(pg_rxs_stddev(&m) == 994987437, "issue 28.4: 10 s among 99 x 1 ns: 994987437 (was 919 ms)",
+	result(pg_rxs_stddev(&m) == 994987437, "stddev: 10 s among 99 x 1 ns: 994987437 (was 919 ms)",
 	       why);
 	memset(&m, 0, sizeof(m));
 	pg_rxs_moments_add(&m, 5000000000ULL);
 	pg_rxs_moments_add(&m, 5000000002ULL);
 	snprintf(why, sizeof(why), "stddev %llu", (unsigned long long)pg_rxs_stddev(&m));
-	result(pg_rxs_stddev(&m) == 1, "issue 28.4: a mean above 4.29 s: 5e9 and 5e9+2 give 1 (was 0)",
+	result(pg_rxs_stddev(&m) == 1, "stddev: a mean above 4.29 s: 5e9 and 5e9+2 give 1 (was 0)",
 	       why);
 
 	/* 5. rate: over the epoch; N - 1 intervals for N - 1 packets' bits */
@@ -555,7 +556,7 @@ static void fixed_cases(void)
 	snprintf(why, sizeof(why), "rate_pps %llu rate_bps %llu", (unsigned long long)fi.v[24],
 		 (unsigned long long)fi.v[25]);
 	result(fi.v[24] == 1000 && fi.v[25] == 480000 && !differ(&fi, &fm, why, sizeof(why)),
-	       "issue 28.5: 1001 packets 1 ms apart after a restart: 1000 pps, 480000 b/s", why);
+	       "rate: 1001 packets 1 ms apart after a restart: 1000 pps, 480000 b/s", why);
 	np = 0;
 
 	held_counter_mode();
@@ -576,7 +577,7 @@ static void fixed_cases(void)
 		P[i].tv_sec = sendt / NSEC_PER_SEC;
 		P[i].tv_nsec = sendt % NSEC_PER_SEC;
 	}
-	expect("issue 28.5: wall clocks step back 1 h mid-run: 1000 pps, 1000 gaps of 1 ms",
+	expect("rate: wall clocks step back 1 h mid-run: 1000 pps, 1000 gaps of 1 ms",
 	       24, V(1000), 19, V(1000), 20, V(1000000), 21, V(1000000), 11, V(50000),
 	       LOST, V(0), -1);
 

@@ -3,7 +3,7 @@
 #
 # Host side: the receiver's sequence and statistics logic (pktgen_rxstat.c,
 # the same file the module is built from) compiled into tests/host/rxstat.c
-# and compared with the reference model of rxstat_model.c: issue 28's
+# and compared with the reference model of rxstat_model.c: fixed
 # cases with their exact figures, then RXSTAT_SEQUENCES generated
 # sequences (50000 by default, a few seconds; the long run of
 # Documentation/testing.rst uses 10000000) from RXSTAT_SEED.  Prints KTAP

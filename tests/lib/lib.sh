@@ -5,7 +5,8 @@
 #	. "$(dirname "$0")/lib/lib.sh"
 # and prints KTAP through the ktap_* / check helpers.  Everything a test
 # sets up is undone by the EXIT trap installed here (cleanup_push).
-# Safe under `set -u`.  The API is described in the briefs' common.md.
+# Safe under `set -u`.  Each helper's comment gives its use; an overview
+# is in Documentation/testing.rst, "Adding a test".
 
 LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 PCAP_PY="$LIB_DIR/pcap.py"

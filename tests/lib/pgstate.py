@@ -1,6 +1,6 @@
 #!/usr/bin/python3 -S
 # SPDX-License-Identifier: GPL-2.0
-"""Stateful fuzzer for pktgen (issue 21): a weighted grammar over every
+"""Stateful fuzzer for pktgen: a weighted grammar over every
 file and command of /proc/net/pktgen, interleaved with device, namespace,
 xfrm and tc/XDP events, most commands written while devices run.
 

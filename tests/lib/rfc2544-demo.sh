@@ -4,7 +4,7 @@
 # The example run of Documentation/rfc2544.rst, in a guest (as root, the
 # module built): tests/rfc2544.sh's topology, pktgen-rfc2544 against
 #   1. a router shaped by tbf rate 3mbit: all four tests at 64, 512 and
-#      1518 bytes (the run the issue asks to finish in a few minutes);
+#      1518 bytes (meant to finish in a few minutes);
 #   2. netem loss 20%: throughput with --pdr 30;
 #   3. netem delay 10ms: latency at 2000 pps;
 # each run's terminal output, CSV, JSON and PNG into DIR (default

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# Helpers of the wire-* tests of issue 3 (wire-ipv6, wire-encap,
+# Helpers of the wire-* tests of the later commands (wire-ipv6, wire-encap,
 # wire-payload), sourced after lib.sh.  A test configures one pktgen device
 # in runs; every run gets its own UDP destination port, which tells its
 # frames apart in a capture (tests/lib/pcap.py check_runs), so runs need
