@@ -195,7 +195,7 @@ check-kcsan: kcsan-mod-kernel
 # The suite's strength measured by mutants: each tests/mutants/*.patch
 # (one changed line of the module, and the tests that should fail on it)
 # built on the host, then one 6.12 VM runs the named tests on each
-# (tests/lib/mutants.sh; Documentation/testing.rst has the latest table).
+# (tests/lib/mutants.sh, which prints the table).
 # MUTANTS_KV=KV another kernel; MUTANTS="NAME..." a subset.  Not in CI.
 check-mutants:
 	tests/lib/setup.sh
