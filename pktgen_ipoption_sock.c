@@ -183,7 +183,7 @@ static struct sk_buff *pg_ipo_copy(const struct sk_buff *skb, int ifindex)
 	if (c->ip_summed == CHECKSUM_PARTIAL) {
 		/* skb_checksum_help() warns on offsets out of the data */
 		start = skb_checksum_start_offset(c);
-		if (c->csum_not_inet || start < 0 ||
+		if (skb_csum_is_sctp(c) || start < 0 ||
 		    start + c->csum_offset + sizeof(__sum16) > skb_headlen(c) ||
 		    skb_checksum_help(c)) {
 			kfree_skb(c);
