@@ -868,17 +868,24 @@ static struct sk_buff *pg_alloc_frag_skb(unsigned int size)
 static struct sk_buff *pg_alloc_skb(const struct pktgen_run *r, struct net_device *odev,
 				    unsigned int headroom, unsigned int len)
 {
+	/*
+	 * One whose copies are clones (PG_SEND_CLONE) comes with its
+	 * companion, which skb_clone() takes without an allocation while no
+	 * earlier clone holds it: the common case, where the stack frees
+	 * each copy before the next is made.
+	 */
+	int fclone = r->built_for == PG_SEND_CLONE ? SKB_ALLOC_FCLONE : 0;
 	gfp_t gfp = GFP_NOWAIT | __GFP_NOWARN;
 	struct sk_buff *skb;
 
-	if (r->node == NUMA_NO_NODE) {
+	if (r->node == NUMA_NO_NODE && !fclone) {
 		skb = pg_alloc_frag_skb(NET_SKB_PAD + headroom + len);
 		if (skb)
 			skb_reserve(skb, NET_SKB_PAD);
 		else	/* over a page; reserves NET_SKB_PAD itself */
 			skb = __netdev_alloc_skb(odev, headroom + len, gfp);
 	} else {
-		skb = __alloc_skb(NET_SKB_PAD + headroom + len, gfp, 0, r->node);
+		skb = __alloc_skb(NET_SKB_PAD + headroom + len, gfp, fclone, r->node);
 		if (skb)
 			skb_reserve(skb, NET_SKB_PAD);
 	}

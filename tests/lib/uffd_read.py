@@ -6,6 +6,7 @@ come (tests/proc-reader-rtnl.sh).  The read is in flight for the file's
 whole hold: proc_remove() of it waits for it.
 
     uffd_read.py FILE HELD RELEASE
+    uffd_read.py --probe		exit 0 where userfaultfd can be had, else 4
 
 Creates HELD once the read is waiting in the page fault, serves the page
 once RELEASE exists (polled every 50 ms), then prints "read N: <first
@@ -44,11 +45,13 @@ def ioctl(fd, req, buf):
         raise OSError(err, os.strerror(err))
 
 
-path, held, release = sys.argv[1:4]
 uffd = libc.syscall(NR_USERFAULTFD, os.O_CLOEXEC)
 if uffd < 0:
     print("userfaultfd:", os.strerror(ctypes.get_errno()))
     sys.exit(4)
+if sys.argv[1:] == ["--probe"]:
+    sys.exit(0)
+path, held, release = sys.argv[1:4]
 api = (ctypes.c_uint64 * 3)(UFFD_API, 0, 0)
 ioctl(uffd, UFFDIO_API, api)
 
