@@ -318,7 +318,7 @@ struct pktgen_dev {
 	struct pktgen_thread *thread;
 	struct net_device *odev;
 	netdevice_tracker odev_tracker;
-	bool odev_forwards;		/* pg_dev_forwards() */
+	bool odev_forwards;		/* never shares: pg_dev_forwards() */
 	struct proc_dir_entry *entry;
 
 	/* Protects cfg, cfg_gen, name, result and the running transition. */
@@ -367,18 +367,17 @@ struct pktgen_dev {
 };
 
 /*
- * Whether @pkt_dev's driver may be handed, in start_xmit, an skb pktgen
- * keeps (PG_SEND_SHARE): IFF_TX_SKB_SHARING promises a start_xmit that
- * neither writes nor keeps it.  ether_setup() gives it every Ethernet
- * device and those that forward what they send are meant to clear it;
- * macsec and l3mdev masters (VRF) keep it, and netdevsim with a peer
- * (pg_dev_forwards()).  Flags are read at every slot: they may change.
+ * Whether @dev's start_xmit may be handed an skb pktgen keeps
+ * (PG_SEND_SHARE): IFF_TX_SKB_SHARING promises a start_xmit that neither
+ * writes nor keeps it.  ether_setup() gives it every Ethernet device and
+ * those that forward what they send are meant to clear it; macsec and
+ * l3mdev masters (VRF) keep it, and so does netdevsim
+ * (pktgen_dev::odev_forwards).  Read at every slot: flags may change.
  */
-static inline bool pg_dev_may_share(const struct pktgen_dev *pkt_dev)
+static inline bool pg_dev_flags_share(const struct net_device *dev)
 {
-	return (pkt_dev->odev->priv_flags &
-		(IFF_TX_SKB_SHARING | IFF_MACSEC | IFF_L3MDEV_MASTER)) == IFF_TX_SKB_SHARING &&
-	       !pkt_dev->odev_forwards;
+	return (dev->priv_flags & (IFF_TX_SKB_SHARING | IFF_MACSEC | IFF_L3MDEV_MASTER)) ==
+	       IFF_TX_SKB_SHARING;
 }
 
 /* "inject": run one device alone; the writer waits for DONE. */

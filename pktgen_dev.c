@@ -139,7 +139,7 @@ static int pg_check_netdev(struct net_device *odev)
 
 /*
  * netdevsim hands what it sends to its linked peer's stack
- * (dev_forward_skb()) and keeps IFF_TX_SKB_SHARING (pg_dev_may_share()).
+ * (dev_forward_skb()) and keeps IFF_TX_SKB_SHARING (pg_dev_flags_share()).
  */
 static bool pg_dev_forwards(const struct net_device *dev)
 {

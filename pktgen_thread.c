@@ -253,8 +253,11 @@ static void pg_clear_counters(struct pktgen_run *r)
 }
 
 /* Copy the configuration into the run; @pkt_dev->lock held. */
-/* The send the settings ask for; taken with them (pg_run_snapshot()). */
-static enum pg_send pg_send_wanted(const struct pktgen_config *cfg)
+/*
+ * The send the settings ask for, taken with them (pg_run_snapshot()),
+ * and what the device is known to do with an skb it is given.
+ */
+static enum pg_send pg_send_wanted(const struct pktgen_config *cfg, bool dev_forwards)
 {
 	if (!(cfg->flags & PG_F(SHARED)))
 		return PG_SEND_GIVE;
@@ -264,7 +267,7 @@ static enum pg_send pg_send_wanted(const struct pktgen_config *cfg)
 	case PG_XMIT_QUEUE:
 		return cfg->clone_skb > 1 ? PG_SEND_CLONE : PG_SEND_GIVE;
 	default:
-		return PG_SEND_SHARE;
+		return dev_forwards ? PG_SEND_GIVE : PG_SEND_SHARE;
 	}
 }
 
@@ -276,7 +279,7 @@ static void pg_run_snapshot(struct pktgen_dev *pkt_dev)
 	r->cfg = pkt_dev->cfg;
 	r->cfg_gen = pkt_dev->cfg_gen;
 	r->stream = pkt_dev->stream;
-	r->send_wanted = pg_send_wanted(&r->cfg);
+	r->send_wanted = pg_send_wanted(&r->cfg, pkt_dev->odev_forwards);
 }
 
 /* "inject" progress; @pkt_dev->lock held.  Wakes the waiting writer at DONE. */
@@ -425,7 +428,7 @@ static enum pg_send pg_send_how(const struct pktgen_dev *pkt_dev)
 {
 	enum pg_send how = pkt_dev->run.send_wanted;
 
-	if (how == PG_SEND_SHARE && !pg_dev_may_share(pkt_dev))
+	if (how == PG_SEND_SHARE && unlikely(!pg_dev_flags_share(pkt_dev->odev)))
 		return PG_SEND_GIVE;
 	return how;
 }
