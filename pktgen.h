@@ -220,7 +220,8 @@ struct pktgen_flow {
 /*
  * How a slot hands its skb over: the one decision of whether anything
  * outside pktgen may get an skb that pktgen still holds (design.rst,
- * "Who may write an skb"), made at every slot by pg_send_how(): the
+ * "Who may write an skb"), made for every pick of a device (up to
+ * PG_UNPACED_SLOTS slots) by pg_send_how(): the
  * device's flags may change mid-run (the settings' part is taken with
  * them, pg_send_wanted()).
  * PG_SEND_GIVE: the skb itself, which pktgen lets go of.
@@ -372,7 +373,7 @@ struct pktgen_dev {
  * writes nor keeps it.  ether_setup() gives it every Ethernet device and
  * those that forward what they send are meant to clear it; macsec and
  * l3mdev masters (VRF) keep it, and so does netdevsim
- * (pktgen_dev::odev_forwards).  Read at every slot: flags may change.
+ * (pktgen_dev::odev_forwards).  Read at every pick: flags may change.
  */
 static inline bool pg_dev_flags_share(const struct net_device *dev)
 {

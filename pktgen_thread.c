@@ -623,17 +623,21 @@ static void pg_build_failed(struct pktgen_dev *pkt_dev, int err)
 	schedule();
 }
 
-static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt_dev)
+/* One slot of @pkt_dev, sent as *@how says (pg_xmit_slots()). */
+static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt_dev,
+			 enum pg_send *how_p)
 {
 	struct net_device *odev = pkt_dev->odev;
 	struct pktgen_run *r = &pkt_dev->run;
+	enum pg_send how = *how_p;
 	unsigned int burst;
-	enum pg_send how;
 
 	if (unlikely(READ_ONCE(pkt_dev->cfg_gen) != r->cfg_gen)) {
 		pg_run_refresh(pkt_dev);
 		if (!pkt_dev->running)
 			return;
+		how = pg_send_how(pkt_dev);
+		*how_p = how;
 	}
 	if (unlikely(!netif_running(odev) || !netif_carrier_ok(odev))) {
 		pg_stop_device(pkt_dev);
@@ -648,7 +652,6 @@ static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt_dev)
 		return;
 	}
 
-	how = pg_send_how(pkt_dev);
 	/*
 	 * One BH-off section from building to sending: the build reuses the
 	 * skb built before where the stack has finished with it, or takes
@@ -698,10 +701,17 @@ static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt_dev)
  */
 static void pg_xmit_slots(struct pktgen_thread *t, struct pktgen_dev *pkt_dev)
 {
+	/*
+	 * The send decision once per pick (and again after a settings
+	 * change): nothing holds the device's flags still between a test of
+	 * them and a send, so a test per slot would close no window, and a
+	 * pick lasts microseconds.
+	 */
+	enum pg_send how = pg_send_how(pkt_dev);
 	unsigned int n = PG_UNPACED_SLOTS;
 
 	do {
-		pg_xmit_slot(t, pkt_dev);
+		pg_xmit_slot(t, pkt_dev, &how);
 	} while (--n && pkt_dev->running && !pkt_dev->run.cfg.delay_ns &&
 		 !READ_ONCE(t->control) && !need_resched());
 }
