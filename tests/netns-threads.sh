@@ -16,16 +16,8 @@ ktap_plan 9
 HOLD=20		# namespaces the unprivileged user holds
 NOBODY=(setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all)
 
-if ! pg_is_ours; then
-	for i in $(seq 9); do
-		ktap_skip "threads ($i)" "the stock module starts threads in every namespace"
-	done
-	ktap_finish
-fi
-if ! pg_load; then
-	ktap_fail "module loads"
-	ktap_finish
-fi
+pg_is_ours || ktap_skip_rest "threads" "the stock module starts threads in every namespace"
+pg_load || { ktap_fail "module loads"; ktap_finish; }
 TMP=$(lib_tmpdir)
 CPUS=$(nproc)
 

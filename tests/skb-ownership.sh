@@ -29,16 +29,8 @@ ktap_plan 9
 
 SIZE=1000	# pkt_size: the frame without FCS, as captured
 
-if ! pg_is_ours; then
-	for i in $(seq 9); do
-		ktap_skip "skb ownership ($i)" "the stock module shares its skb in queue_xmit"
-	done
-	ktap_finish
-fi
-if ! pg_load; then
-	ktap_fail "module loads"
-	ktap_finish
-fi
+pg_is_ours || ktap_skip_rest "skb ownership" "the stock module shares its skb in queue_xmit"
+pg_load || { ktap_fail "module loads"; ktap_finish; }
 TMP=$(lib_tmpdir)
 ns_create NS
 dummy_create "$NS" d0

@@ -29,6 +29,11 @@ ktap_fail() {
 	echo "not ok $_KT_N $1"
 }
 ktap_skip() { _KT_N=$((_KT_N + 1)) _KT_SKIP=$((_KT_SKIP + 1)); echo "ok $_KT_N $1 # SKIP ${2:-}"; }
+# ktap_skip_rest NAME WHY: skip the rest of the plan ("NAME (N)"), finish
+ktap_skip_rest() {
+	while [ "$_KT_N" -lt "$_KT_PLAN" ]; do ktap_skip "$1 ($((_KT_N + 1)))" "$2"; done
+	ktap_finish
+}
 
 # check NAME CMD...: pass if CMD exits 0, else fail showing its output.
 check() {
