@@ -28,9 +28,9 @@ for kv in "$@"; do
 		echo
 		echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC'); ours $(make -s -C "$REPO" version)"
 		echo "- $(head -n 1 "$res"); VM: tests/lib/vm.sh${icount:+, -icount shift=0 (ms = 10^6 guest instructions)}"
-		echo "- Method: bench/netns-guest.sh (one ip -batch to add, one to delete, then until the net_namespace slab is back)"
+		echo "- Method: bench/netns-guest.sh: CPU time busy (both CPUs, /proc/stat) adding with one ip -batch, and deleting with one plus ${NETNS_SETTLE:-60} s of cleanup, less an idle guest's ${NETNS_SETTLE:-60} s"
 		echo
-		echo "| module | create (ms) | destroy (ms) | kpktgend threads with them |"
+		echo "| module | create, CPU ms | destroy, CPU ms | kpktgend threads with them |"
 		echo "| --- | ---: | ---: | ---: |"
 		sed -n 's/^\([a-z_]*\) create_ms=\([0-9]*\) destroy_ms=\([0-9]*\) kthreads=\([0-9]*\)$/| \1 | \2 | \3 | \4 |/p' "$res"
 	} >"$name"
