@@ -423,7 +423,7 @@ static void pg_count_burst(struct pktgen_run *r, unsigned int sent,
 	pg_counter_add(&r->errors, failed);
 }
 
-/* The decision of every slot: the device may say no to sharing. */
+/* The decision for each pick of a device: it may say no to sharing. */
 static enum pg_send pg_send_how(const struct pktgen_dev *pkt_dev)
 {
 	enum pg_send how = pkt_dev->run.send_wanted;
