@@ -41,7 +41,8 @@ version:
 #	build against /lib/modules/KVER/build (KVER: the running kernel's
 #	release if its headers are there, see KDIR) and install pktgen.ko into
 #	<root>/lib/modules/KVER/updates/, which modprobe prefers to the
-#	in-tree kernel/net/core/pktgen.ko; then depmod.
+#	in-tree kernel/net/core/pktgen.ko, and pf_ipoption.ko into
+#	updates/ipoption/; then depmod.
 #	Then the tools (install-tools).
 # make install-built KVER=<release>: the same for build/KVER/pktgen.ko
 #	(made by `make modules-all`), without building.
@@ -95,7 +96,9 @@ install-tools:
 	for t in $(TOOLS); do ln -sfn ../lib/pktgen/$$t $(DESTDIR)$(PREFIX)/bin/$$t; done
 
 uninstall: uninstall-tools uninstall-headers
-	rm -f $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/updates/pktgen.ko*
+	rm -f $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/updates/pktgen.ko* \
+		$(INSTALL_MOD_PATH)/lib/modules/$(KVER)/updates/ipoption/pf_ipoption.ko*
+	rmdir $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/updates/ipoption 2>/dev/null || true
 	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KVER)
 
 uninstall-tools:
@@ -103,8 +106,8 @@ uninstall-tools:
 	rm -rf $(TOOLDIR)
 
 install-built:
-	@test -f $(MODDIR)/pktgen.ko || \
-		{ echo "no $(MODDIR)/pktgen.ko (make modules-all?)" >&2; exit 1; }
+	@test -f $(MODDIR)/pktgen.ko -a -f $(MODDIR)/ipoption/pf_ipoption.ko || \
+		{ echo "no $(MODDIR)/pktgen.ko or ipoption/pf_ipoption.ko (make modules-all?)" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(abspath $(MODDIR)) KERNELRELEASE=$(KVER) \
 		INSTALL_MOD_DIR=updates $(NOSIGN) modules_install
 	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KVER)
@@ -114,6 +117,8 @@ dkms-src:
 	mkdir -p $(DKMS_DIR)
 	cp Kbuild Makefile $(filter-out %.mod.c,$(wildcard *.c)) *.h $(DKMS_DIR)/
 	cp -r include $(DKMS_DIR)/
+	mkdir -p $(DKMS_DIR)/ipoption
+	cp ipoption/Kbuild ipoption/*.c ipoption/*.h $(DKMS_DIR)/ipoption/
 	sed 's/@VERSION@/$(PKTGEN_VERSION)/' dkms.conf >$(DKMS_DIR)/dkms.conf
 
 dkms: dkms-src

@@ -39,7 +39,6 @@
 #define PG_CTRL_NAME		"pgctrl"
 #define PG_STATS_NAME		"pgstats"
 #define PG_RX_NAME		"pgrx"
-#define PG_IPOPT_NAME		"ipopt"
 #define PG_THREAD_PREFIX	"kpktgend_"	/* kpktgend_<cpu> */
 
 #define PG_NAME_LEN		32	/* pktgen device name, 31 chars + NUL */
@@ -443,10 +442,6 @@ struct pktgen_net {
 	bool exiting;
 	/* pktgen_rx.c: the receiver's state (/proc/net/pktgen/pgrx) */
 	struct pg_rx_net *rx;
-	/* pktgen_ipopt_rx.c: the IPv4 option classifier (/proc/net/pktgen/ipopt) */
-	struct pg_ipopt_net *ipopt;
-	/* pktgen_ipoption_sock.c: the PF_IPOPTION sockets of the namespace */
-	struct pg_ipo_net *ipo;
 };
 
 extern int pg_debug;
@@ -495,9 +490,7 @@ static inline void pg_counter_add(u64 *counter, u64 n)
  *	pktgen_main.c		module init/exit, namespaces, CPU hotplug,
  *				the netdevice notifier
  *	pktgen_proc.c		device, thread, pgctrl and pgstats files
- *	pktgen_rx.c, pktgen_ipopt_rx.c	pgrx and ipopt (files and hooks);
- *	pktgen_ipoption_sock.c	the PF_IPOPTION socket family (its hooks)
- *				pktgen_rxstat.c the receiver's arithmetic
+ *	pktgen_rx.c		pgrx (file and hook); pktgen_rxstat.c its arithmetic
  *	pktgen_thread.c		threads, runs, transmit
  *	pktgen_build.c		packets (pktgen_ipopt_tx.c, pktgen_ipsec.c)
  *	pktgen_dev.c		device registry, Result lines
@@ -601,46 +594,5 @@ struct pg_rx_net;
 int pg_rx_net_init(struct pktgen_net *pn);
 void pg_rx_net_exit(struct pktgen_net *pn);
 void pg_rx_netdev_unregister(struct pktgen_net *pn, struct net_device *dev);
-
-/* ---- pktgen_ipopt_rx.c: IPv4 option classifier --------------------------------- */
-
-struct pg_ipopt_net;
-
-/* The counted types; the order of the columns and of the verdict list. */
-enum pg_ipopt_type {
-	PG_IPOPT_RR,
-	PG_IPOPT_TS,
-	PG_IPOPT_LSRR,
-	PG_IPOPT_SSRR,
-	PG_IPOPT_SEC,
-	PG_IPOPT_RA,		/* router alert, value 0 */
-	PG_IPOPT_RA_OTHER,	/* router alert, any other value */
-	PG_IPOPT_OTHER,		/* any other option type */
-	PG_IPOPT_MALFORMED,	/* the option list does not parse */
-	PG_IPOPT_ANY,		/* IHL > 5 */
-	PG_IPOPT_NTYPES
-};
-
-/* What the parser found in one packet. */
-struct pg_ipopt_pkt {
-	u32 seen;				/* BIT(type) */
-	unsigned int n;				/* types in packet order */
-	u8 order[PG_IPOPT_NTYPES];
-};
-
-int pg_ipopt_net_init(struct pktgen_net *pn);
-void pg_ipopt_net_exit(struct pktgen_net *pn);
-void pg_ipopt_netdev_unregister(struct pktgen_net *pn, struct net_device *dev);
-/* the option walk of an IPv4 header's @len option bytes, also PF_IPOPTION's */
-void pg_ipopt_parse(const u8 *opt, unsigned int len, struct pg_ipopt_pkt *p);
-
-/* ---- pktgen_ipoption_sock.c: the PF_IPOPTION socket family ---------------------- */
-
-struct pg_ipo_net;
-
-int pg_ipo_init(unsigned int net_id);
-void pg_ipo_exit(void);
-int pg_ipo_net_init(struct pktgen_net *pn);
-void pg_ipo_net_exit(struct pktgen_net *pn);
 
 #endif /* _PKTGEN_H */

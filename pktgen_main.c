@@ -3,8 +3,7 @@
  * pktgen: the table of contents.  Module init and exit in their order,
  * each namespace's /proc/net/pktgen and threads (pernet init/exit), CPU
  * hotplug, and the netdevice notifier handing events to the registry,
- * the threads, pgrx and ipopt; last, the PF_IPOPTION socket family.
- * The layers below are listed in pktgen.h.
+ * the threads and pgrx.  The layers below are listed in pktgen.h.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -119,10 +118,8 @@ static int pg_netdev_event(struct notifier_block *nb, unsigned long event, void 
 	struct pktgen_net *pn = pg_net(dev_net(dev));
 
 	/* The receiver copes with a namespace on its way out by itself. */
-	if (event == NETDEV_UNREGISTER) {
+	if (event == NETDEV_UNREGISTER)
 		pg_rx_netdev_unregister(pn, dev);
-		pg_ipopt_netdev_unregister(pn, dev);
-	}
 	if (READ_ONCE(pn->exiting))
 		return NOTIFY_DONE;
 
@@ -185,12 +182,6 @@ static int __net_init pg_net_init(struct net *net)
 	err = pg_rx_net_init(pn);
 	if (err)
 		goto err_remove_dir;
-	err = pg_ipopt_net_init(pn);
-	if (err)
-		goto err_rx_exit;
-	err = pg_ipo_net_init(pn);
-	if (err)
-		goto err_ipopt_exit;
 
 	for_each_online_cpu(cpu) {
 		err = pg_thread_create(pn, cpu, net_eq(net, &init_net));
@@ -202,10 +193,6 @@ static int __net_init pg_net_init(struct net *net)
 err_stop_threads:
 	pn->exiting = true;
 	pg_net_stop_threads(pn);
-	pg_ipo_net_exit(pn);
-err_ipopt_exit:
-	pg_ipopt_net_exit(pn);
-err_rx_exit:
 	pg_rx_net_exit(pn);
 err_remove_dir:
 	proc_remove(pn->proc_dir);
@@ -216,7 +203,7 @@ err_remove_dir:
  * Every namespace's senders stop before any namespace's hooks go: the
  * core runs .pre_exit for all namespaces of an rmmod (or of a batch of
  * deleted ones) before the first .exit, so no pktgen thread is left
- * sending into a receiver or classifier hook as it is removed.
+ * sending into a receiver hook as it is removed.
  */
 static void __net_exit pg_net_pre_exit(struct net *net)
 {
@@ -232,8 +219,6 @@ static void __net_exit pg_net_exit(struct net *net)
 {
 	struct pktgen_net *pn = pg_net(net);
 
-	pg_ipo_net_exit(pn);
-	pg_ipopt_net_exit(pn);
 	pg_rx_net_exit(pn);
 	proc_remove(pn->proc_dir);
 }
@@ -294,17 +279,11 @@ static int __init pg_init(void)
 	if (err < 0)
 		goto err_unregister_notifier;
 	pg_cpuhp_state = err;
-	/* last: sockets may be created from here on */
-	err = pg_ipo_init(pg_net_id);
-	if (err)
-		goto err_remove_cpuhp;
 
 	pr_info("Packet Generator for packet performance testing. Version: %s (%s)\n",
 		PG_IFACE_VERSION, PKTGEN_VERSION);
 	return 0;
 
-err_remove_cpuhp:
-	cpuhp_remove_state_nocalls(pg_cpuhp_state);
 err_unregister_notifier:
 	unregister_netdevice_notifier(&pg_notifier);
 err_unregister_pernet:
@@ -314,7 +293,6 @@ err_unregister_pernet:
 
 static void __exit pg_exit(void)
 {
-	pg_ipo_exit();
 	cpuhp_remove_state_nocalls(pg_cpuhp_state);
 	unregister_netdevice_notifier(&pg_notifier);
 	unregister_pernet_subsys(&pg_net_ops);

@@ -72,7 +72,7 @@ lib_tmpdir >/dev/null
 TMP=$_LIB_TMP
 
 setup() {
-	pg_load || return 1
+	pg_load && ipo_load || return 1
 	router_create "$IPS" "$IPR0" "$IPR1" "$IPK" 10.73.0.0/24 || return 1
 	_PG_NS=$S pg_set kpktgend_0 "add_device s0" || return 1
 	for c in "dst $DST" "dst_mac $MR0" "clone_skb 0"; do
@@ -160,7 +160,7 @@ measure_cell() {	# PASS CELL PAYLOAD: one line of runs.csv
 
 run_cell() {	# PASS CELL/PAYLOAD: classifier, ipodump, the runs; ipodump stopped after
 	local cell=${2%/*} payload=${2#*/} rc=0
-	_PG_NS=$R pg_set ipopt "${C_CLS[$cell]}" || return 1
+	_PG_NS=$R pg_set "$IPOPT" "${C_CLS[$cell]}" || return 1
 	if [ -n "${C_TAKE[$cell]:-}" ] && ! ipod_start "${C_TAKE[$cell]}"; then
 		echo "# ipodump ${C_TAKE[$cell]}: $(cat "$TMP/ipod.err")"
 		rc=1

@@ -134,8 +134,8 @@ param() {	# DEV NAME: the value after "NAME: " in the Params lines
 	in_ns "$N" pg_read "$1" | sed -n "s/.* $2:\? \([^ ]*\).*/\1/p" | head -n1
 }
 
-if ! pg_load; then
-	ktap_fail "module loads"
+if ! pg_load || ! ipo_load; then
+	ktap_fail "modules load (pktgen, pf_ipoption)"
 	ktap_finish
 fi
 ktap_pass "module loads"
@@ -191,12 +191,12 @@ if pg_is_ours; then
 		size_limits "$T0" max_before_softirq \
 		"OK: Note! max_before_softirq is obsoleted -- Do not use"
 	check "pgrx: the same limits and Results" size_limits pgrx rx_reset "OK: rx_reset"
-	check "ipopt: the same limits and Results" size_limits ipopt reset "OK: reset"
+	check "ipopt: the same limits and Results" size_limits "$IPOPT" reset "OK: reset"
 	check "pgctrl: 1023 bytes read (EINVAL: no such command), 1024 E2BIG" \
 		eval 'wr_is $EINVAL pgctrl "$(padded stop 1023)" && wr_is $E2BIG pgctrl "$(padded stop 1024)"'
 	check "pgrx and ipopt split at the device files' separators (= and quotes)" \
 		eval 'w_res 0 pgrx "statistics=\"basic\"" "OK: statistics=basic" &&
-		      w_res 0 ipopt "display=\"human\"" "OK: display=human"'
+		      w_res 0 "$IPOPT" "display=\"human\"" "OK: display=human"'
 else
 	for i in 1 2 3 4 5 6; do ktap_skip "one write grammar ($i)" "ours only"; done
 fi

@@ -32,7 +32,7 @@ IPA=10.96.1.1 IPB=10.96.1.2
 WRAP=4611686018427387904
 
 setup() {
-	pg_load || return 1
+	pg_load && ipo_load || return 1
 	ns_create TX && ns_create RX || return 1
 	veth_create "$TX" fz0 "$RX" fz1 || return 1
 	ip -n "$TX" addr add "$IPA/24" dev fz0 &&
@@ -68,14 +68,14 @@ churn() {
 		3) in_ns "$RX" pg_set pgrx "rx_disable fv10" ;;
 		4) in_ns "$RX" pg_set pgrx "rx fv10" ;;
 		5) in_ns "$RX" pg_set pgrx "display human" ;;
-		6) in_ns "$RX" pg_set ipopt off ;;
-		7) in_ns "$RX" pg_set ipopt on ;;
-		8) in_ns "$RX" pg_set ipopt "verdict ts drop" ;;
-		9) in_ns "$RX" pg_set ipopt reset ;;
+		6) in_ns "$RX" pg_set "$IPOPT" off ;;
+		7) in_ns "$RX" pg_set "$IPOPT" on ;;
+		8) in_ns "$RX" pg_set "$IPOPT" "verdict ts drop" ;;
+		9) in_ns "$RX" pg_set "$IPOPT" reset ;;
 		10) in_ns "$RX" pg_set pgrx "statistics basic" ;;
 		11) in_ns "$RX" pg_set pgrx "display script" ;;
 		esac
-		in_ns "$RX" pg_read pgrx && in_ns "$RX" pg_read ipopt
+		in_ns "$RX" pg_read pgrx && in_ns "$RX" pg_read "$IPOPT"
 	done >/dev/null 2>&1
 	echo "$i"
 }
@@ -90,7 +90,7 @@ rx_sane() {
 # unwrapped; something was classified and something counted malformed
 ip_sane() {
 	local t
-	t=$(in_ns "$RX" pg_read ipopt)
+	t=$(in_ns "$RX" pg_read "$IPOPT")
 	awk -F= -v n="$1" '
 		/^(fz1|fv10|total)\.[a-z_]+=[0-9]+$/ && $2 > n { print "over " n ": " $0; bad = 1 }
 		/^total\.any=/ { any = $2 }
@@ -111,9 +111,9 @@ check "pgrx on fz1 and fv10, statistics time" eval '
 	rx_cmd "$RX" "rx fz1" && rx_cmd "$RX" "rx fv10" &&
 	rx_cmd "$RX" "statistics time" && rx_cmd "$RX" "display script"'
 check "ipopt on; rr drop, ra queue:5 bypass, lsrr queue:6 (no listener)" eval '
-	in_ns "$RX" pg_set ipopt on && in_ns "$RX" pg_set ipopt "verdict rr drop" &&
-	in_ns "$RX" pg_set ipopt "verdict ra queue:5 bypass" &&
-	in_ns "$RX" pg_set ipopt "verdict lsrr queue:6"'
+	in_ns "$RX" pg_set "$IPOPT" on && in_ns "$RX" pg_set "$IPOPT" "verdict rr drop" &&
+	in_ns "$RX" pg_set "$IPOPT" "verdict ra queue:5 bypass" &&
+	in_ns "$RX" pg_set "$IPOPT" "verdict lsrr queue:6"'
 slab0=$(sunreclaim_kb)
 
 # round 1: settings change and files are read while the frames arrive
@@ -129,8 +129,8 @@ ktap_diag "round 1: $(cat "$(lib_tmpdir)/churn") setting changes and reads besid
 check "round 2 set-up: rx_reset, statistics time, display script, ipopt reset" eval '
 	rx_cmd "$RX" "rx fv10" 2>/dev/null; rx_cmd "$RX" "statistics time" &&
 	rx_cmd "$RX" "display script" && rx_cmd "$RX" rx_reset &&
-	in_ns "$RX" pg_set ipopt on && in_ns "$RX" pg_set ipopt reset &&
-	in_ns "$RX" pg_set ipopt "display=script"'
+	in_ns "$RX" pg_set "$IPOPT" on && in_ns "$RX" pg_set "$IPOPT" reset &&
+	in_ns "$RX" pg_set "$IPOPT" "display=script"'
 fuzz $((SEED + 1)) "round 2"
 rx_snap "$RX"
 check "pgrx: some pktgen frames counted, none above $FRAMES" eval '
@@ -146,7 +146,7 @@ check "ipopt: counts within $FRAMES, options seen, malformed ones counted" ip_sa
 
 # the receiver still counts a real run exactly
 check "rx_reset, ipopt off, clean pktgen run of 1000" eval '
-	rx_cmd "$RX" rx_reset && in_ns "$RX" pg_set ipopt off && tx_run "$TX"'
+	rx_cmd "$RX" rx_reset && in_ns "$RX" pg_set "$IPOPT" off && tx_run "$TX"'
 rx_snap "$RX"
 check "clean run: rx_packets 1000, lost 0, duplicates 0, restarts 0" \
 	rx_expect rx_packets 1000 lost 0 duplicates 0 restarts 0 reordered 0

@@ -59,7 +59,7 @@ PER=2
 FILTER_LIST="rr ts sec lsrr ssrr ra rsvp rtcp"
 
 setup() {
-	pg_load || return 1
+	pg_load && ipo_load || return 1
 	router_create "$IPS" "$IPR0" "$IPR1" "$IPK" 10.63.0.0/24 || return 1
 	tx_setup "$S" s0 &&
 		tx_set "$S" s0 "count $PER" "pkt_size $SIZE" "dst $DST" "dst_mac $MR0" \
@@ -180,13 +180,8 @@ err_run() {	# NAME [PRE...] -- ARGS...: ipodump in R, stderr and status kept
 }
 ERR_RUNS=""
 NOPRIV=(setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all)
-FAMILY=/sys/module/pktgen/parameters/ipoption_family
-if ip netns exec "$R" test -e /proc/net/pktgen/ipopt; then
-	CLASSIFIER=1
-else
-	CLASSIFIER=0
-	err_run noctl -- "${RUN[@]}" --nfqueue -T rr
-fi
+FAMILY=/sys/module/pf_ipoption/parameters/family
+err_run noctl env IPODUMP_IPOPT="$TMP/nosuch" -- "${RUN[@]}" --nfqueue -T rr
 err_run hint -- "$IPOD" -i eth1		# by its #! line
 err_run nofam env IPODUMP_FAMILY="$TMP/nosuch" -- "${RUN[@]}" -c 1
 # the errors found before any socket opens: one python for all of them
@@ -422,12 +417,8 @@ err_runs_done() {
 	done
 }
 wait_until 60 err_runs_done
-if [ "$CLASSIFIER" = 1 ]; then
-	ktap_skip "--nfqueue -T rr without the classifier: exit 1" "the classifier is present"
-else
-	check "--nfqueue -T rr without /proc/net/pktgen/ipopt: says so, exit 1" \
-		err_is noctl 1 "^ipodump: /proc/net/pktgen/ipopt not found: -T rr needs pktgen's IPv4 option classifier"
-fi
+check "--nfqueue -T rr without the classifier's file: says so, exit 1" \
+	err_is noctl 1 "^ipodump: $TMP/nosuch not found: -T rr needs the IPv4 option classifier \(modprobe pf_ipoption\)"
 check "--nfqueue -T rr,ts -Q 5: NFQUEUE 5 bound over netlink, verdicts set, restored on SIGTERM" eval '
 	has "$TMP/q.err" "^ipodump: intercepting rr,ts \(.* verdict queue:5, NFQUEUE\)" &&
 	has "$TMP/q.err" "^ipodump: 0 packets printed, 0 accepted" &&
@@ -443,7 +434,7 @@ check "--router-alert -T ra,rr: bad expression, exit 2" \
 check "bad count: exit 2" err_is count 2 '^ipodump: bad count "x"'
 check "no such interface: exit 1" err_is noif 1 '^ipodump: no such interface: nosuch0'
 check "no PF_IPOPTION (the parameter file missing): names the cause and the fallbacks, exit 1" \
-	err_is nofam 1 "^ipodump: PF_IPOPTION not available: no $TMP/nosuch \(pktgen.ko with the socket family is not loaded\); without it: --listen .*--router-alert .*--nfqueue"
+	err_is nofam 1 "^ipodump: PF_IPOPTION not available: no $TMP/nosuch \(pf_ipoption.ko is not loaded\); without it: --listen .*--router-alert .*--nfqueue"
 if command -v setpriv >/dev/null; then
 	if [ -e "$FAMILY" ]; then
 		check "unprivileged (setpriv nobody): 'needs CAP_NET_RAW and CAP_NET_ADMIN', exit 1" \
@@ -463,10 +454,10 @@ fi
 # kernel forwards each once (R records its address).
 NFQ_CHECKS=9
 ipopt_r() {	# KEY: a value of R's classifier (display script)
-	ip netns exec "$R" sh -c 'echo "display script" >/proc/net/pktgen/ipopt &&
-		cat /proc/net/pktgen/ipopt' | sed -n "s/^$1=//p"
+	ip netns exec "$R" sh -c 'echo "display script" >/proc/net/ipopt &&
+		cat /proc/net/ipopt' | sed -n "s/^$1=//p"
 }
-if ! ip netns exec "$R" test -e /proc/net/pktgen/ipopt; then
+if ! ip netns exec "$R" test -e /proc/net/ipopt; then
 	for i in $(seq "$NFQ_CHECKS"); do
 		ktap_skip "NFQUEUE with real packets ($i)" "no IPv4 option classifier (stock pktgen)"
 	done

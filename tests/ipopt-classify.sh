@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The IPv4 option classifier (/proc/net/pktgen/ipopt): exact counts per
+# The IPv4 option classifier (/proc/net/ipopt): exact counts per
 # option type and per ingress interface on a router, packets without
 # options counted nowhere and still forwarded, verdicts (drop, queue, which
 # always bypasses a queue nobody listens on, the first non-accept type in
@@ -30,7 +30,7 @@ SPLAT='RIP:|Call Trace:|\] WARNING:|WARNING: CPU:|BUG:|ref_tracker:|unreferenced
 # ---- helpers
 
 # ip_snap: R's ipopt (display script) into IP_TEXT.
-ip_snap() { IP_TEXT=$(in_ns "$R" pg_read ipopt); }
+ip_snap() { IP_TEXT=$(in_ns "$R" pg_read "$IPOPT"); }
 ip_val() { sed -n "s/^$1=//p" <<<"$IP_TEXT"; }
 
 # ip_row ROW rr ts lsrr ssrr sec ra ra_other other malformed any: every
@@ -49,10 +49,10 @@ ip_row() {
 # ip_expect KEY VALUE...: as rx_expect, on IP_TEXT.
 ip_expect() { kv_expect "$IP_TEXT" "$@"; }
 
-ip_cmd() { in_ns "$R" pg_set ipopt "$1"; }
+ip_cmd() { in_ns "$R" pg_set "$IPOPT" "$1"; }
 
 # ip_errno CMD ERRNO PATTERN: the write fails with ERRNO, Result matches.
-ip_errno() { pg_refuses "$R" ipopt "$1" "$2" "$3"; }
+ip_errno() { pg_refuses "$R" "$IPOPT" "$1" "$2" "$3"; }
 
 # devices NS THREAD DEV DST DSTMAC SPEC=COUNT...: one pktgen device per
 # ip_opt spec on DEV (DEV@1, DEV@2, ...), replacing the thread's devices.
@@ -90,7 +90,7 @@ sink_is() {
 ip_hdr_errors() { ip netns exec "$R" awk '/^Ip: [0-9]/ { print $5 }' /proc/net/snmp; }
 
 setup() {
-	pg_load || return 1
+	pg_load && ipo_load || return 1
 	ns_create S && ns_create R && ns_create K || return 1
 	veth_create "$S" s0 "$R" r0 && veth_create "$R" r1 "$K" k1 || return 1
 	ip -n "$S" addr add "$SIP/24" dev s0 && ip -n "$R" addr add "$R0IP/24" dev r0 &&
@@ -111,7 +111,7 @@ setup() {
 if ! pg_is_ours; then
 	ktap_header
 	ktap_plan 1
-	ktap_skip "ipopt" "the stock pktgen has no option classifier"
+	ktap_skip "ipopt" "the senders need ours (ip_opt)"
 	ktap_finish
 fi
 
@@ -123,12 +123,12 @@ ktap_setup setup
 
 # 1. the file before use
 check "ipopt exists, off, Result Idle" eval '
-	t=$(in_ns "$R" pg_read ipopt)
+	t=$(in_ns "$R" pg_read "$IPOPT")
 	grep -q "^IPv4 option classifier: off  interfaces: 0/32" <<<"$t" &&
 	grep -q "^Result: Idle$" <<<"$t" || { echo "$t"; false; }'
 check "display script (trailing NUL): OK" eval '
-	in_ns "$R" pg_write_raw ipopt "display script\0" &&
-	[ "$(in_ns "$R" pg_result ipopt)" = "OK: display=script" ]'
+	in_ns "$R" pg_write_raw "$IPOPT" "display script\0" &&
+	[ "$(in_ns "$R" pg_result "$IPOPT")" = "OK: display=script" ]'
 check "on: OK" ip_cmd on
 
 # 2. one run of every form: counts per type on r0, nothing elsewhere
@@ -159,7 +159,7 @@ check "r0 unchanged, total.rr 210, interfaces 2" eval '
 # 4. display human
 check "display human: OK" ip_cmd "display human"
 check "display human: header, rows r0 r1 total, verdicts, Result" eval '
-	t=$(in_ns "$R" pg_read ipopt)
+	t=$(in_ns "$R" pg_read "$IPOPT")
 	grep -q "^IPv4 option classifier: on  interfaces: 2/32  dropped: 0  queued: 0" <<<"$t" &&
 	grep -qE "^interface +rr +ts +lsrr +ssrr +sec +ra +ra_other +other +malformed +any$" <<<"$t" &&
 	grep -qE "^r0 +155 +140 +150 +60 +70 +135 +120 +35 +125 +965$" <<<"$t" &&
@@ -234,7 +234,7 @@ check "r0's row stays, marked gone; still on" eval '
 # 9. a namespace deleted while on, packets arriving
 setup_x() {
 	ns_create X && veth_create "$S" y0 "$X" x0 &&
-		in_ns "$X" pg_set ipopt on &&
+		in_ns "$X" pg_set "$IPOPT" on &&
 		devices "$S" "$STHR" y0 10.97.3.2 "$(mac_of "$X" x0)" "rr:2=0"
 }
 # in this shell, not check's subshell: X and its cleanup must stay known
@@ -247,7 +247,7 @@ fi
 pg_start_ns "$S" &
 BG=$!
 cleanup_push "kill -INT $BG"
-x_counting() { [ "$(in_ns "$X" pg_read ipopt | sed -n 's/^x0 *\([0-9]*\).*/\1/p')" -gt 0 ] 2>/dev/null; }
+x_counting() { [ "$(in_ns "$X" pg_read "$IPOPT" | sed -n 's/^x0 *\([0-9]*\).*/\1/p')" -gt 0 ] 2>/dev/null; }
 check "X counts" wait_until 30 x_counting
 check "ip netns del X while on and counting; the sender returns" eval '
 	ip netns del "$X" && wait_until 20 gone'
@@ -259,7 +259,8 @@ BG=$!
 cleanup_push "kill -INT $BG"
 r1_counting() { ip_snap; [ "$(ip_val r1.rr)" -gt 0 ] 2>/dev/null; }
 check "K sends without end: r1 counting" wait_until 30 r1_counting
-check "rmmod pktgen while on and counting" eval 'rmmod pktgen && wait_until 20 gone'
+check "rmmod pf_ipoption while on and counting (K sends on), then rmmod pktgen" eval '
+	rmmod pf_ipoption && [ ! -e "$IPOPT" ] && ! gone && rmmod pktgen && wait_until 20 gone'
 check "no kernel splat in dmesg" eval '
 	! dmesg | tail -n +$((DMESG0 + 1)) | grep -E "$SPLAT"'
 

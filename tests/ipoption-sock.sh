@@ -30,7 +30,7 @@ SIP=10.98.1.1 R0IP=10.98.1.2 R1IP=10.98.2.1 KIP=10.98.2.2
 
 setup() {
 	TMP=$(lib_tmpdir)
-	pg_load || return 1
+	pg_load && ipo_load || return 1
 	ns_create S && ns_create R && ns_create K || return 1
 	veth_create "$S" s0 "$R" r0 && veth_create "$R" r1 "$K" k1 || return 1
 	ip -n "$S" addr add "$SIP/24" dev s0 &&
@@ -132,8 +132,8 @@ ktap_header
 ktap_setup setup
 
 # ---- the module
-check "ipoption_family is 25 in /sys/module/pktgen/parameters" \
-	grep -qx 25 /sys/module/pktgen/parameters/ipoption_family
+check "family is 25 in /sys/module/pf_ipoption/parameters" \
+	grep -qx 25 /sys/module/pf_ipoption/parameters/family
 
 # ---- a source-routed packet at this router's hop: never taken.  Its
 # destination and pointer move after FORWARD (ip_forward_options()), so
@@ -355,39 +355,51 @@ sub "netns deleted with a socket open, then the socket closed" t_netns_del
 # ---- the module: held by sockets, the family number
 t_rmmod() {
 	bg "$R" h "$IPO_TOOL" hold || return 1
-	if rmmod pktgen 2>/dev/null; then
+	if rmmod pf_ipoption 2>/dev/null; then
 		echo "rmmod succeeded with a socket open"
 		return 1
 	fi
 	kill -9 "$BG_PID"
 	wait "$BG_PID" 2>/dev/null
-	timeout 30 rmmod pktgen || { echo "rmmod after close failed"; return 1; }
-	pg_load
+	timeout 30 rmmod pf_ipoption || { echo "rmmod after close failed"; return 1; }
+	ipo_load
 }
 sub "rmmod refused while a socket is open, works after close" t_rmmod
 
 t_taken() {
 	local before
-	pg_unload || return 1
+	ipo_unload || return 1
 	before=$(dmesg | wc -l)
-	if insmod "$PKTGEN_KO" ipoption_family=2 2>/dev/null; then
-		echo "loaded with ipoption_family=2"
+	if insmod "$IPOPTION_KO" family=2 2>/dev/null; then
+		echo "loaded with family=2"
 		return 1
 	fi
-	dmesg | tail -n +"$((before + 1))" | grep -q 'ipoption_family=2: socket family 2 is taken' ||
+	dmesg | tail -n +"$((before + 1))" | grep -q 'family=2: socket family 2 is taken' ||
 		{ echo "no dmesg line:"; dmesg | tail -n 5; return 1; }
-	[ ! -e /sys/module/pktgen ] || { echo "module left behind"; return 1; }
-	insmod "$PKTGEN_KO" ipoption_family=99 2>/dev/null && { echo "loaded with 99"; return 1; }
-	pg_load && grep -qx 25 /sys/module/pktgen/parameters/ipoption_family
+	[ ! -e /sys/module/pf_ipoption ] || { echo "module left behind"; return 1; }
+	insmod "$IPOPTION_KO" family=99 2>/dev/null && { echo "loaded with 99"; return 1; }
+	ipo_load && grep -qx 25 /sys/module/pf_ipoption/parameters/family
 }
-sub "ipoption_family=2 (PF_INET, taken): load fails with a dmesg line; default loads" t_taken
+sub "family=2 (PF_INET, taken): load fails with a dmesg line; default loads" t_taken
 
 t_other_nr() {
-	pg_unload && insmod "$PKTGEN_KO" ipoption_family=27 || return 1
+	ipo_load family=27 || return 1
 	[ "$(IPO_FAMILY=27 "$IPO_TOOL" create ra)" = ok ] &&
 		[ "$(IPO_FAMILY=25 "$IPO_TOOL" create ra)" = "errno 97" ] || return 1
-	pg_load
+	ipo_unload && ipo_load
 }
-sub "ipoption_family=27: the family answers there, 25 is EAFNOSUPPORT" t_other_nr
+sub "family=27: the family answers there, 25 is EAFNOSUPPORT" t_other_nr
+
+# each module loads and unloads without the other
+t_alone() {
+	pg_unload && ipo_load || return 1
+	[ "$("$IPO_TOOL" create ra)" = ok ] && [ -e "$IPOPT" ] ||
+		{ echo "pf_ipoption without pktgen: no socket or no $IPOPT"; return 1; }
+	ipo_unload && pg_load || return 1
+	[ "$("$IPO_TOOL" create ra)" = "errno 97" ] && [ ! -e "$IPOPT" ] ||
+		{ echo "pktgen without pf_ipoption: a socket or $IPOPT"; return 1; }
+	ipo_load
+}
+sub "pf_ipoption works with pktgen unloaded; pktgen alone has no family, no $IPOPT" t_alone
 
 ktap_finish

@@ -19,8 +19,8 @@
 ktap_header
 ktap_plan 13
 
-if ! pg_load; then
-	ktap_fail "module loads"
+if ! pg_load || ! ipo_load; then
+	ktap_fail "modules load (pktgen, pf_ipoption)"
 	ktap_finish
 fi
 ktap_pass "module loads"
@@ -150,14 +150,14 @@ userns_denied() {	# ERRNO OWNER: what every write gets, the files' uid seen here
 	ip link set lo up || return 1
 	tx=$(lo_tx)
 	for c in "kpktgend_0 add_device lo" "lo count 3000" "lo inject" "pgctrl start" \
-		 "pgrx rx lo" "ipopt on" "kpktgend_1 rem_device_all" "pgctrl reset"; do
+		 "pgrx rx lo" "$IPOPT on" "kpktgend_1 rem_device_all" "pgctrl reset"; do
 		f=${c%% *} rc=0
 		[ "$f" = lo ] && [ ! -e "$PG_PROC/lo" ] && continue
 		pg_write "$f" "${c#* }" 2>/dev/null || rc=$?
 		[ "$rc" -eq "$want" ] || { echo "'$c': errno $rc, want $want"; bad=1; }
 	done
 	[ -e "$PG_PROC/lo" ] && { echo "a file lo was made"; bad=1; }
-	for f in "$PG_PROC" "$PG_PROC"/*; do
+	for f in "$PG_PROC" "$PG_PROC"/* "$IPOPT"; do
 		[ "$(stat -c %u "$f")" = "$owner" ] ||
 			{ echo "$f: owner $(stat -c %u "$f"), want $owner"; bad=1; }
 	done
@@ -174,7 +174,7 @@ userns_case() {	# together|netns-after [nobody]
 		user=("${NOBODY[@]}") want=$EACCES owner=65534
 	fi
 	export UNS_FILES=$tmp/uns-files
-	inner="$(declare -f); $(declare -p LIB_DIR PG_PROC _PGW _PGW_SRC _PGW_PY EACCES EPERM); _PGS_TOK=- _PG_NS=''; userns_denied $want $owner"
+	inner="$(declare -f); $(declare -p LIB_DIR PG_PROC IPOPT _PGW _PGW_SRC _PGW_PY EACCES EPERM); _PGS_TOK=- _PG_NS=''; userns_denied $want $owner"
 	case $1 in
 	together) "${user[@]}" unshare -U -r -n bash -c "$inner" ;;
 	netns-after) "${user[@]}" unshare -U -r bash -c 'exec unshare -n bash -c "$0"' "$inner" ;;
@@ -219,7 +219,7 @@ reads_clean() {
 	local pid
 	all_text_ok configured || return 1
 	_PG_NS=$NS2 pg_set pgrx "rx v1" 2>/dev/null
-	_PG_NS=$NS pg_set ipopt on 2>/dev/null
+	_PG_NS=$NS pg_set "$IPOPT" on 2>/dev/null
 	timeout -s INT 20 ip netns exec "$NS" sh -c 'echo start > /proc/net/pktgen/pgctrl' &
 	pid=$!
 	sleep 1

@@ -35,8 +35,8 @@ if [ ! -d "$FAILSLAB" ] || [ ! -d "$FAILPAGE" ]; then
 fi
 ktap_plan 8
 
-if ! pg_load; then
-	ktap_fail "module loads"
+if ! pg_load || ! ipo_load; then
+	ktap_fail "modules load (pktgen, pf_ipoption)"
 	ktap_finish
 fi
 ktap_pass "module loads"
@@ -98,7 +98,7 @@ round() {	# NETNS PERCENT ROUND
 		 "dst_mac 02:00:00:00:00:09" "clone_skb 0"; do
 		_PG_NS=$x pg_write x0 "$c"
 	done
-	_PG_NS=$x pg_write ipopt on
+	_PG_NS=$x pg_write "$IPOPT" on
 	timeout -k 5 -s INT 5 ip netns exec "$x" \
 		sh -c 'echo start > /proc/net/pktgen/pgctrl' 2>/dev/null
 	_PG_NS=$x pg_write pgctrl stop
@@ -115,7 +115,7 @@ works() {	# NETNS
 	_PG_NS=$1 pg_write pgctrl start || { echo "start: errno $?"; return 1; }
 	tx1=$(ip netns exec "$1" cat /sys/class/net/x0/statistics/tx_packets)
 	[ $((tx1 - tx0)) -eq 100 ] || { echo "sent $((tx1 - tx0)), want 100"; return 1; }
-	_PG_NS=$1 pg_write ipopt off
+	_PG_NS=$1 pg_write "$IPOPT" off
 }
 tmp=$(lib_tmpdir)
 rounds() {

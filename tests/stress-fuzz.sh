@@ -122,10 +122,6 @@ corpus() {
 		 "display script" "display human"; do
 		echo "pgrx $c"
 	done
-	for c in on off reset "verdict rr drop" "verdict ts queue:3 bypass" \
-		 "verdict any accept" "display script"; do
-		echo "ipopt $c"
-	done
 }
 corpus >"$tmp/corpus"
 

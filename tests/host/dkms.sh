@@ -39,17 +39,19 @@ installed() {
 	case $f in "$T/lib/modules/$1/updates/"*) ;; *) echo "pktgen is $f"; return 1 ;; esac
 	[ "$(modinfo -F version "$f")" = "$VER" ] || { modinfo "$f"; return 1; }
 	case "$(modinfo -F vermagic "$f")" in "$1 "*) ;; *) modinfo "$f"; return 1 ;; esac
+	f=$(modinfo -b "$T" -k "$1" -F filename pf_ipoption) || return 1
+	case $f in "$T/lib/modules/$1/updates/"*) ;; *) echo "pf_ipoption is $f"; return 1 ;; esac
 	dkms status "pktgen/$VER" -k "$1" "${OPTS[@]}" | grep -q ': installed'
 }
 
-removed() { ! ls "$T/lib/modules/$1"/updates/dkms/pktgen.ko* 2>/dev/null; }
+removed() { ! ls "$T/lib/modules/$1"/updates/dkms/{pktgen,pf_ipoption}.ko* 2>/dev/null; }
 
 per_kernel() {	# KV: build, install, check, remove
 	mkdir -p "$T/lib/modules/$1" && ln -sfn "/lib/modules/$1/build" "$T/lib/modules/$1/build"
 	check "dkms build -k $1" dk build -k "$1"
 	check "dkms install -k $1" dk install -k "$1" --no-depmod
 	depmod -b "$T" "$1" 2>/dev/null
-	check "installed for $1: updates/, version $VER" installed "$1"
+	check "installed for $1: pktgen and pf_ipoption in updates/, version $VER" installed "$1"
 	check "dkms uninstall -k $1" dk uninstall -k "$1" --no-depmod
 	check "uninstalled for $1" removed "$1"
 }

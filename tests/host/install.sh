@@ -60,11 +60,12 @@ header_installed() {
 }
 
 module_uninstall() {
-	mkdir -p "$T/mods/lib/modules/$KV/updates" || return 1
-	: >"$T/mods/lib/modules/$KV/updates/pktgen.ko"
+	local upd=$T/mods/lib/modules/$KV/updates
+	mkdir -p "$upd/ipoption" || return 1
+	: >"$upd/pktgen.ko" && : >"$upd/ipoption/pf_ipoption.ko" || return 1
 	mk "$REPO" uninstall KVER="$KV" INSTALL_MOD_PATH="$T/mods" DESTDIR="$T/root" PREFIX=/usr ||
 		return 1
-	[ ! -e "$T/mods/lib/modules/$KV/updates/pktgen.ko" ] &&
+	[ ! -e "$upd/pktgen.ko" ] && [ ! -e "$upd/ipoption" ] &&
 		[ -f "$T/mods/lib/modules/$KV/modules.dep" ]
 }
 
@@ -77,7 +78,7 @@ check "make install-tools DESTDIR PREFIX=/usr" mk "$REPO" install-tools DESTDIR=
 check "tools in /usr/lib/pktgen, linked from /usr/bin, run from there" tools_installed
 check "make install-headers DESTDIR PREFIX=/usr" mk "$REPO" install-headers DESTDIR="$T/root" PREFIX=/usr
 check "pf_ipoption.h in /usr/include/linux; the memo's code compiles with it" header_installed
-check "make uninstall: the module leaves updates/, depmod runs" module_uninstall
+check "make uninstall: both modules leave updates/, depmod runs" module_uninstall
 check "make uninstall: the tools and their directory are gone" tools_removed
 check "make uninstall: pf_ipoption.h is gone" test ! -e "$T/root/usr/include/linux/pf_ipoption.h"
 echo "$_KT_PASS passed, $_KT_FAIL failed, $_KT_SKIP skipped"

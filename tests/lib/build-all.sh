@@ -54,8 +54,11 @@ while read -r kv root; do
 	# a fresh copy of the sources; keep objects of unchanged files
 	find "$dir" -maxdepth 1 \( -name '*.c' -o -name '*.h' \) -delete
 	cp Kbuild $(ls ./*.c ./*.h 2>/dev/null | grep -v '\.mod\.c$') "$dir"/ 2>/dev/null
-	# the uapi header the module shares with user space
+	# the uapi header pf_ipoption shares with user space, and pf_ipoption
 	rm -rf "$dir/include" && cp -r include "$dir"/
+	mkdir -p "$dir/ipoption"
+	find "$dir/ipoption" -maxdepth 1 \( -name '*.c' -o -name '*.h' \) -delete
+	cp ipoption/Kbuild ipoption/*.c ipoption/*.h "$dir/ipoption"/
 	if [ ! -f "$dir/Kbuild" ] || ! ls "$dir"/*.c >/dev/null 2>&1; then
 		echo "build $kv: FAILED (no Kbuild or *.c at $REPO)"
 		rc=1
@@ -73,8 +76,8 @@ while read -r kv root; do
 		echo "build $kv: FAILED (warnings)"
 		grep -A3 'warning:' "$log" | head -n 80
 		rc=1
-	elif [ ! -f "$dir/pktgen.ko" ]; then
-		echo "build $kv: FAILED (no pktgen.ko)"
+	elif [ ! -f "$dir/pktgen.ko" ] || [ ! -f "$dir/ipoption/pf_ipoption.ko" ]; then
+		echo "build $kv: FAILED (no pktgen.ko or ipoption/pf_ipoption.ko)"
 		rc=1
 	else
 		echo "build $kv: ok${root:+ (in $root)}"

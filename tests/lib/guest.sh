@@ -14,6 +14,7 @@ for kv in "$@"; do
 done
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 export KV OUT PKTGEN_KO="$REPO/build/$KV/pktgen.ko"
+export IPOPTION_KO="$REPO/build/$KV/ipoption/pf_ipoption.ko"
 export PATH="/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:$PATH"
 
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug

@@ -11,6 +11,8 @@
 LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 PCAP_PY="$LIB_DIR/pcap.py"
 PG_PROC=/proc/net/pktgen
+# the IPv4 option classifier of pf_ipoption.ko (a FILE of pg_* as it is)
+IPOPT=/proc/net/ipopt
 
 # ---------------------------------------------------------------- KTAP
 _KT_N=0 _KT_PASS=0 _KT_FAIL=0 _KT_SKIP=0 _KT_PLAN=""
@@ -333,29 +335,37 @@ _pgs_call() {	# W|R PATH DATA: via the server; sets _PGS_ERR, _PGS_OUT
 	printf t >&"$_PGS_TOK"
 }
 
+# pg_path FILE: FILE of /proc/net/pktgen, or FILE itself if absolute
+pg_path() { [[ $1 == /* ]] && PG_FILE=$1 || PG_FILE=$PG_PROC/$1; }
+
 # pg_write FILE CMD: write "CMD\n" in one write(2); returns 0 or errno.
 pg_write() {
+	local PG_FILE
 	_pgw_init
+	pg_path "$1"
 	case "$1 $2" in
 	"pgctrl start"*|"pgctrl reset"*) ;;	# blocking: not via the server
-	*) _pgs_call W "$PG_PROC/$1" "$2"$'\n' && return "$_PGS_ERR" ;;
+	*) _pgs_call W "$PG_FILE" "$2"$'\n' && return "$_PGS_ERR" ;;
 	esac
-	_pgw1 "$PG_PROC/$1" <<<"$2"
+	_pgw1 "$PG_FILE" <<<"$2"
 }
 
 # pg_write_raw FILE BYTES: exactly BYTES (printf %b escapes, e.g. \0, \n).
 pg_write_raw() {
+	local PG_FILE
 	_pgw_init
-	printf '%b' "$2" | _pgw1 "$PG_PROC/$1"
+	pg_path "$1"
+	printf '%b' "$2" | _pgw1 "$PG_FILE"
 }
 
 _pg_read_var() {	# FILE: the file's text into _PG_TEXT (no fork); errno
-	local rc=0
-	if _pgs_call R "$PG_PROC/$1" ""; then
+	local rc=0 PG_FILE
+	pg_path "$1"
+	if _pgs_call R "$PG_FILE" ""; then
 		_PG_TEXT=$_PGS_OUT
 		return "$_PGS_ERR"
 	fi
-	_PG_TEXT=$(_pgw1 -r "$PG_PROC/$1" </dev/null) || rc=$?
+	_PG_TEXT=$(_pgw1 -r "$PG_FILE" </dev/null) || rc=$?
 	return "$rc"
 }
 
@@ -478,9 +488,8 @@ pg_is_ours() { [ "${PKTGEN_MODULE:-ours}" != stock ]; }
 # pg_kthreads: how many kpktgend_* threads run, in every namespace
 pg_kthreads() { pgrep -c '^kpktgend_' || true; }
 # pg_own_files: the files of /proc/net/pktgen that only ours has, one a
-# line (the option classifier, the receiver, the key=value counters);
-# none for the stock module.
-pg_own_files() { pg_is_ours && printf '%s\n' ipopt pgrx pgstats; return 0; }
+# line (the receiver, the key=value counters); none for the stock module.
+pg_own_files() { pg_is_ours && printf '%s\n' pgrx pgstats; return 0; }
 
 pg_unload() {
 	[ -e /sys/module/pktgen/initstate ] || return 0
@@ -494,6 +503,24 @@ _pg_wait_loaded() {
 	# subshells of check() share it (else a process per write)
 	_pgw_init
 	[ -n "$_PGS_TOK" ] || [ "$BASHPID" != "$$" ] || _pgs_start || :
+}
+
+# ipo_load [PARAM=VALUE...]: pf_ipoption.ko ($IPOPTION_KO), the option
+# classifier and PF_IPOPTION family; reloaded if PARAMs are given.
+ipo_load() {
+	if [ -e /sys/module/pf_ipoption/initstate ]; then
+		[ $# -eq 0 ] && return 0
+		ipo_unload || return 1
+	fi
+	[ -f "${IPOPTION_KO:-}" ] ||
+		{ echo "# ipo_load: IPOPTION_KO '${IPOPTION_KO:-}' not found" >&2; return 1; }
+	insmod "$IPOPTION_KO" "$@" ||
+		{ echo "# ipo_load: insmod $IPOPTION_KO $* failed" >&2; return 1; }
+}
+
+ipo_unload() {
+	[ -e /sys/module/pf_ipoption/initstate ] || return 0
+	rmmod pf_ipoption || { echo "# ipo_unload: rmmod pf_ipoption failed" >&2; return 1; }
 }
 
 pg_load_stock() {
@@ -613,7 +640,7 @@ _pin_keys() {
 	0|95) ;;
 	*) echo "rx pin0: errno $rc"; return 1 ;;
 	esac
-	_PG_NS=$pin_ns pg_set ipopt on
+	ipo_load && _PG_NS=$pin_ns pg_set "$IPOPT" on
 }
 pin_static_keys() {
 	local out

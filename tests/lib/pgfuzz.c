@@ -106,7 +106,7 @@ static int load_corpus(const char *path)
 static int is_fixed(const char *name)
 {
 	return !strcmp(name, "pgctrl") || !strcmp(name, "pgrx") ||
-	       !strcmp(name, "pgstats") || !strcmp(name, "ipopt") ||
+	       !strcmp(name, "pgstats") ||
 	       !strncmp(name, "kpktgend_", 9);
 }
 

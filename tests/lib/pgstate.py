@@ -36,7 +36,9 @@ import sys
 import time
 
 PG = "/proc/net/pktgen"
-OWN = ("pgctrl", "pgrx", "ipopt", "pgstats")
+OWN = ("pgctrl", "pgrx", "pgstats")
+# the option classifier of pf_ipoption.ko, loaded beside pktgen
+IPOPT_FILE = "/proc/net/ipopt"
 CLONE_NEWNET = 0x40000000
 PTR = re.compile(rb"ffff[0-9a-f]{12}")
 HANG_S = 30             # an ip/ethtool/tc command longer than this: a hang
@@ -169,7 +171,7 @@ class Fuzzer:
         try:
             if ns:
                 self.setns("/run/netns/" + ns)
-            fd = os.open(f"{PG}/{f}", os.O_WRONLY)
+            fd = os.open(os.path.join(PG, f), os.O_WRONLY)
             try:
                 os.write(fd, data.encode())
             except OSError as x:
@@ -189,7 +191,7 @@ class Fuzzer:
         try:
             if ns:
                 self.setns("/run/netns/" + ns)
-            with open(f"{PG}/{f}", "rb") as fh:
+            with open(os.path.join(PG, f), "rb") as fh:
                 t = fh.read()
         except OSError:
             return None
@@ -312,7 +314,7 @@ class Fuzzer:
 
     def bgwrite(self, ns, f, data):
         pre = ["ip", "netns", "exec", ns] if ns else []
-        p = subprocess.Popen(pre + ["sh", "-c", f"printf '%s\\n' '{data}' > {PG}/{f}"],
+        p = subprocess.Popen(pre + ["sh", "-c", f"printf '%s\\n' '{data}' > {os.path.join(PG, f)}"],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                              stdin=subprocess.DEVNULL)
         self.bg.append([p, f"{ns or 'ns'}:{f} {data}", None])
@@ -370,11 +372,11 @@ class Fuzzer:
             _, order, f, text = act
             h = self.a.helper
             if order == "Un":
-                argv = ["unshare", "-U", "-r", "-n", h, f"{PG}/{f}"]
+                argv = ["unshare", "-U", "-r", "-n", h, os.path.join(PG, f)]
             elif order == "U":
-                argv = ["unshare", "-U", "-r", h, f"{PG}/{f}"]
+                argv = ["unshare", "-U", "-r", h, os.path.join(PG, f)]
             else:
-                argv = ["unshare", "-n", "unshare", "-U", "-r", h, f"{PG}/{f}"]
+                argv = ["unshare", "-n", "unshare", "-U", "-r", h, os.path.join(PG, f)]
             try:
                 p = subprocess.run(argv, input=(text + "\n").encode(),
                                    stdout=subprocess.DEVNULL,
@@ -451,7 +453,7 @@ class Fuzzer:
         if w < 0.71:
             return ("w", ns2 if r.random() < 0.7 else None, "pgrx", r.choice(PGRX))
         if w < 0.74:
-            return ("w", None, "ipopt", r.choice(IPOPT))
+            return ("w", None, IPOPT_FILE, r.choice(IPOPT))
         if w < 0.77:
             return ("read", r.choice([None, None, ns2]))
         if w < 0.79 and devs and run:
@@ -460,7 +462,7 @@ class Fuzzer:
             return self.devevent(r)
         if w < 0.91:
             return ("userns", r.choice(["Un", "U", "nU"]),
-                    r.choice(["pgctrl", "kpktgend_0", "pgrx", "ipopt", "d0"]),
+                    r.choice(["pgctrl", "kpktgend_0", "pgrx", IPOPT_FILE, "d0"]),
                     r.choice(["reset", "start", "add_device d0", "rx v0", "on", "count 1"]))
         if w < 0.93:
             if self.extra_ns and r.random() < 0.6:

@@ -19,11 +19,11 @@ if ! pg_is_ours; then
 	ktap_skip "stateful fuzzer" "ours only: pgrx, ipopt and the review's fixes"
 	ktap_finish
 fi
-if ! pg_load; then
-	ktap_fail "module loads"
+if ! pg_load || ! ipo_load; then
+	ktap_fail "modules load (pktgen, pf_ipoption)"
 	ktap_finish
 fi
-ktap_pass "module loads"
+ktap_pass "modules load (pktgen, pf_ipoption)"
 pin_static_keys
 t_keys=$SECONDS
 _pgw_init

@@ -29,6 +29,7 @@ find_checkpatch() {
 }
 
 files=$(ls ./*.c ./*.h 2>/dev/null | grep -v '\.mod\.c$')
+ipo_files=$(ls ./ipoption/*.c ./ipoption/*.h 2>/dev/null | grep -v '\.mod\.c$')
 if [ -z "$files" ]; then
 	echo "style: no *.c / *.h files"
 	exit 1
@@ -36,7 +37,8 @@ fi
 
 if cp=$(find_checkpatch) && [ -n "$cp" ]; then
 	# shellcheck disable=SC2086
-	if perl "$cp" --no-tree --strict --terse --show-types -f $files; then
+	if perl "$cp" --no-tree --strict --terse --show-types -f $files $ipo_files \
+		include/uapi/linux/*.h; then
 		echo "style: checkpatch: clean"
 	else
 		echo "style: checkpatch: FAILED"
@@ -58,6 +60,7 @@ else
 	mkdir -p "$dir"
 	cp Kbuild $files "$dir"/
 	cp -r include "$dir"/
+	mkdir "$dir/ipoption" && cp ipoption/Kbuild $ipo_files "$dir/ipoption"/
 	make -C "/lib/modules/$kv/build" M="$dir" C=2 modules >"$dir/sparse.log" 2>&1
 	st=$?
 	out=$(grep -E '^[^ ]+:[0-9]+:[0-9]+: ' "$dir/sparse.log")

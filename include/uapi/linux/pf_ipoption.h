@@ -2,7 +2,8 @@
 /*
  * PF_IPOPTION: IPv4 packets carrying options, handed to processes by
  * option type (the socket family of the PF_IPOPTION memo, Bell Labs 2000).
- * Implemented by the out-of-tree pktgen module: Documentation/ipoption-sock.rst.
+ * Implemented by pf_ipoption.ko, of the out-of-tree pktgen tree:
+ * Documentation/ipoption-sock.rst.
  *
  *	sock = socket(PF_IPOPTION, SOCK_RAW, IPOPT_RA);
  *	setsockopt(sock, IPPROTO_IP, IP_RECVIF, &on, sizeof(on));
@@ -17,8 +18,8 @@
 
 /*
  * The family's number.  25 (AF_WANPIPE in the C library's headers) is
- * registered by no mainline kernel; the module takes another with
- * ipoption_family=N, shown in /sys/module/pktgen/parameters/ipoption_family.
+ * registered by no mainline kernel; pf_ipoption.ko takes another with
+ * family=N, shown in /sys/module/pf_ipoption/parameters/family.
  */
 #define PF_IPOPTION		25
 #define AF_IPOPTION		PF_IPOPTION

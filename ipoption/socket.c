@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pktgen: the PF_IPOPTION socket family of the PF_IPOPTION memo (Bell
+ * pf_ipoption: the PF_IPOPTION socket family of the PF_IPOPTION memo (Bell
  * Labs, 2000), in Linux terms (Documentation/ipoption-sock.rst).
  *
  * socket(PF_IPOPTION, SOCK_RAW, type) subscribes a process to the IPv4
@@ -52,36 +52,43 @@
 #include <net/netns/generic.h>
 #include <net/sock.h>
 
-#include "pktgen.h"
-#include "include/uapi/linux/pf_ipoption.h"
+#include "../pktgen_compat.h"
+#include "../include/uapi/linux/pf_ipoption.h"
+#include "ipoption.h"
 
-static int pg_ipo_family_nr = PF_IPOPTION;
-module_param_named(ipoption_family, pg_ipo_family_nr, int, 0444);
-MODULE_PARM_DESC(ipoption_family, "Number of the PF_IPOPTION socket family (25)");
+/*
+ * PF_IPOPTION (25) is AF_WANPIPE, reserved for Sangoma's WANPIPE drivers,
+ * which never had a socket family in the kernel: no in-tree module takes
+ * it, and glibc's names make no other use of it.  sock_register() refuses
+ * a number in use, so a clash fails the load, never a family.
+ */
+static int ipo_sk_family_nr = PF_IPOPTION;
+module_param_named(family, ipo_sk_family_nr, int, 0444);
+MODULE_PARM_DESC(family, "Number of the PF_IPOPTION socket family (25)");
 
 /*
  * After every other hook but conntrack's confirmation: what any FORWARD,
  * INPUT or OUTPUT rule drops (the filter and security tables, firewalld's
  * chains at filter + 10, later nft chains) is never stolen or copied.
  */
-#define PG_IPO_PRIORITY		(NF_IP_PRI_LAST - 1)
+#define IPO_SK_PRIORITY		(NF_IP_PRI_LAST - 1)
 
 /* po->flags: the socket options */
-#define PG_IPO_LOCAL		BIT(0)	/* IPOPT_RECVLOCAL */
-#define PG_IPO_RA		BIT(1)	/* IPOPT_RECVRA */
-#define PG_IPO_RSVP		BIT(2)	/* IP_RECVRSVP */
-#define PG_IPO_RTCP		BIT(3)	/* IP_RECVRTCP */
-#define PG_IPO_IF		BIT(4)	/* IP_RECVIF */
-#define PG_IPO_RA_FILTER	(PG_IPO_RA | PG_IPO_RSVP | PG_IPO_RTCP)
+#define IPO_SK_LOCAL		BIT(0)	/* IPOPT_RECVLOCAL */
+#define IPO_SK_RA		BIT(1)	/* IPOPT_RECVRA */
+#define IPO_SK_RSVP		BIT(2)	/* IP_RECVRSVP */
+#define IPO_SK_RTCP		BIT(3)	/* IP_RECVRTCP */
+#define IPO_SK_IF		BIT(4)	/* IP_RECVIF */
+#define IPO_SK_RA_FILTER	(IPO_SK_RA | IPO_SK_RSVP | IPO_SK_RTCP)
 
 /* What recvmsg() takes: a raw socket's flags (MSG_CMSG_COMPAT: compat syscalls) */
-#define PG_IPO_RECV_FLAGS	(MSG_DONTWAIT | MSG_PEEK | MSG_TRUNC | MSG_CMSG_CLOEXEC | \
+#define IPO_SK_RECV_FLAGS	(MSG_DONTWAIT | MSG_PEEK | MSG_TRUNC | MSG_CMSG_CLOEXEC | \
 				 MSG_WAITALL | MSG_NOSIGNAL | MSG_CMSG_COMPAT)
 
-enum { PG_IPO_HOOK_FORWARD, PG_IPO_HOOK_IN, PG_IPO_HOOK_OUT, PG_IPO_NHOOKS };
+enum { IPO_SK_HOOK_FORWARD, IPO_SK_HOOK_IN, IPO_SK_HOOK_OUT, IPO_SK_NHOOKS };
 
 /* One namespace's sockets. */
-struct pg_ipo_net {
+struct ipo_sock_net {
 	struct net *net;
 	struct mutex lock;		/* lists, counts, masks, hook registration */
 	/* BIT(type) with at least one socket, read per packet */
@@ -89,58 +96,58 @@ struct pg_ipo_net {
 	/* the same for sockets with IPOPT_RECVLOCAL */
 	u32 local_types;
 	bool hooked;
-	unsigned int nsocks[PG_IPOPT_NTYPES];
-	unsigned int nlocal[PG_IPOPT_NTYPES];
-	struct hlist_head socks[PG_IPOPT_NTYPES];	/* RCU */
-	struct nf_hook_ops ops[PG_IPO_NHOOKS];
+	unsigned int nsocks[IPO_NTYPES];
+	unsigned int nlocal[IPO_NTYPES];
+	struct hlist_head socks[IPO_NTYPES];	/* RCU */
+	struct nf_hook_ops ops[IPO_SK_NHOOKS];
 };
 
-struct pg_ipo_sock {
+struct ipo_sk_sock {
 	struct sock sk;			/* first: sk_alloc() sizes by obj_size */
 	struct hlist_node node;		/* on ipn->socks[type], under ipn->lock */
-	struct pg_ipo_net *ipn;
-	enum pg_ipopt_type type;	/* from the protocol argument */
-	u32 flags;			/* PG_IPO_*, written under ipn->lock */
+	struct ipo_sock_net *ipn;
+	enum ipo_type type;	/* from the protocol argument */
+	u32 flags;			/* IPO_SK_*, written under ipn->lock */
 };
 
 /* A queued copy's ingress ifindex; the start of cb (sock_skb_cb is at its end). */
-struct pg_ipo_cb {
+struct ipo_sk_cb {
 	int ifindex;
 };
 
-#define PG_IPO_CB(skb)	((struct pg_ipo_cb *)(skb)->cb)
+#define IPO_SK_CB(skb)	((struct ipo_sk_cb *)(skb)->cb)
 
-static unsigned int pg_ipo_net_id __read_mostly;
+static unsigned int ipo_sk_net_id __read_mostly;
 
-static struct pg_ipo_sock *pg_ipo_sk(struct sock *sk)
+static struct ipo_sk_sock *ipo_sk_sk(struct sock *sk)
 {
-	return container_of(sk, struct pg_ipo_sock, sk);
+	return container_of(sk, struct ipo_sk_sock, sk);
 }
 
 /* ---- packet path ------------------------------------------------------------- */
 
 /*
- * BIT(type) of each option the packet carries, PG_IPOPT_ANY included;
+ * BIT(type) of each option the packet carries, IPO_ANY included;
  * 0 for options that do not parse (length or pointer out of range: the
  * walk never reads past IHL * 4 bytes).
  */
-static u32 pg_ipo_pkt_types(struct sk_buff *skb)
+static u32 ipo_sk_pkt_types(struct sk_buff *skb)
 {
-	struct pg_ipopt_pkt p = { .seen = 0 };
+	struct ipo_pkt p = { .seen = 0 };
 	unsigned int hlen = ip_hdr(skb)->ihl * 4;
 
 	if (hlen <= sizeof(struct iphdr) || !pskb_may_pull(skb, hlen))
 		return 0;
-	pg_ipopt_parse((const u8 *)(ip_hdr(skb) + 1), hlen - sizeof(struct iphdr), &p);
-	if (p.seen & BIT(PG_IPOPT_MALFORMED))
+	ipo_parse((const u8 *)(ip_hdr(skb) + 1), hlen - sizeof(struct iphdr), &p);
+	if (p.seen & BIT(IPO_MALFORMED))
 		return 0;
-	if (p.seen & BIT(PG_IPOPT_RA_OTHER))
-		p.seen |= BIT(PG_IPOPT_RA);
-	return p.seen | BIT(PG_IPOPT_ANY);
+	if (p.seen & BIT(IPO_RA_OTHER))
+		p.seen |= BIT(IPO_RA);
+	return p.seen | BIT(IPO_ANY);
 }
 
 /* RTCP (RFC 3550): version 2, packet type 200-204, first in a UDP datagram. */
-static bool pg_ipo_is_rtcp(const struct sk_buff *skb)
+static bool ipo_sk_is_rtcp(const struct sk_buff *skb)
 {
 	const struct iphdr *iph = ip_hdr(skb);
 	const u8 *h;
@@ -153,13 +160,13 @@ static bool pg_ipo_is_rtcp(const struct sk_buff *skb)
 }
 
 /* IPOPT_RECVRA, IP_RECVRSVP and IP_RECVRTCP select among router alert packets. */
-static bool pg_ipo_ra_wanted(const struct sk_buff *skb, u32 flags, u32 pkt)
+static bool ipo_sk_ra_wanted(const struct sk_buff *skb, u32 flags, u32 pkt)
 {
-	if (!(pkt & BIT(PG_IPOPT_RA)) || !(flags & PG_IPO_RA_FILTER) || (flags & PG_IPO_RA))
+	if (!(pkt & BIT(IPO_RA)) || !(flags & IPO_SK_RA_FILTER) || (flags & IPO_SK_RA))
 		return true;
-	if ((flags & PG_IPO_RSVP) && ip_hdr(skb)->protocol == IPPROTO_RSVP)
+	if ((flags & IPO_SK_RSVP) && ip_hdr(skb)->protocol == IPPROTO_RSVP)
 		return true;
-	return (flags & PG_IPO_RTCP) && pg_ipo_is_rtcp(skb);
+	return (flags & IPO_SK_RTCP) && ipo_sk_is_rtcp(skb);
 }
 
 /*
@@ -170,7 +177,7 @@ static bool pg_ipo_ra_wanted(const struct sk_buff *skb, u32 flags, u32 pkt)
  * checksum to ip_forward_options()).  No dst, conntrack entry or
  * extension stays with it in a socket's queue.
  */
-static struct sk_buff *pg_ipo_copy(const struct sk_buff *skb, int ifindex)
+static struct sk_buff *ipo_sk_copy(const struct sk_buff *skb, int ifindex)
 {
 	struct sk_buff *c = skb_copy(skb, GFP_ATOMIC);
 	int start;
@@ -193,7 +200,7 @@ static struct sk_buff *pg_ipo_copy(const struct sk_buff *skb, int ifindex)
 	ip_send_check(ip_hdr(c));
 	/* a sent packet may carry a departure time (TCP, SO_TXTIME) */
 	__net_timestamp(c);
-	PG_IPO_CB(c)->ifindex = ifindex;
+	IPO_SK_CB(c)->ifindex = ifindex;
 	return c;
 }
 
@@ -202,25 +209,25 @@ static struct sk_buff *pg_ipo_copy(const struct sk_buff *skb, int ifindex)
  * IPOPT_RECVLOCAL only) that wants it; the number queued.  Under the
  * hook's rcu_read_lock(): a closing socket waits for us (synchronize_net()).
  */
-static unsigned int pg_ipo_deliver(struct pg_ipo_net *ipn, struct sk_buff *skb, u32 pkt,
+static unsigned int ipo_sk_deliver(struct ipo_sock_net *ipn, struct sk_buff *skb, u32 pkt,
 				   u32 match, bool local, int ifindex)
 {
 	unsigned long bits = match;
 	struct sk_buff *copy = NULL, *c;
-	struct pg_ipo_sock *po;
+	struct ipo_sk_sock *po;
 	unsigned int queued = 0;
 	u32 flags;
 	int t;
 
-	for_each_set_bit(t, &bits, PG_IPOPT_NTYPES) {
+	for_each_set_bit(t, &bits, IPO_NTYPES) {
 		hlist_for_each_entry_rcu(po, &ipn->socks[t], node) {
 			flags = READ_ONCE(po->flags);
-			if (local && !(flags & PG_IPO_LOCAL))
+			if (local && !(flags & IPO_SK_LOCAL))
 				continue;
-			if (!pg_ipo_ra_wanted(skb, flags, pkt))
+			if (!ipo_sk_ra_wanted(skb, flags, pkt))
 				continue;
 			if (!copy)
-				copy = pg_ipo_copy(skb, ifindex);
+				copy = ipo_sk_copy(skb, ifindex);
 			c = copy ? skb_clone(copy, GFP_ATOMIC) : NULL;
 			if (!c) {
 				pg_sk_drops_inc(&po->sk);
@@ -238,7 +245,7 @@ static unsigned int pg_ipo_deliver(struct pg_ipo_net *ipn, struct sk_buff *skb, 
 }
 
 /* The ingress interface; under a VRF the enslaved one, not the master. */
-static int pg_ipo_ifindex(const struct sk_buff *skb, const struct net_device *in)
+static int ipo_sk_ifindex(const struct sk_buff *skb, const struct net_device *in)
 {
 	if (IPCB(skb)->flags & IPSKB_L3SLAVE)
 		return IPCB(skb)->iif;
@@ -246,7 +253,7 @@ static int pg_ipo_ifindex(const struct sk_buff *skb, const struct net_device *in
 }
 
 /* A bridged frame that br_netfilter passes through the IPv4 FORWARD hook. */
-static bool pg_ipo_bridged(const struct sk_buff *skb)
+static bool ipo_sk_bridged(const struct sk_buff *skb)
 {
 #if IS_ENABLED(CONFIG_BRIDGE_NETFILTER)
 	return nf_bridge_get_physoutdev(skb);
@@ -262,37 +269,37 @@ static bool pg_ipo_bridged(const struct sk_buff *skb)
  * back here until its TTL runs out.  Not multicast: ipmr runs FORWARD
  * once per output interface.
  */
-static bool pg_ipo_stealable(const struct sk_buff *skb, const struct net_device *out)
+static bool ipo_sk_stealable(const struct sk_buff *skb, const struct net_device *out)
 {
 	const struct dst_entry *dst = skb_dst(skb);
 
 	if (skb_is_gso(skb) || IPCB(skb)->frag_max_size || !dst || !out ||
-	    pg_ipo_bridged(skb) || skb_network_offset(skb) ||
+	    ipo_sk_bridged(skb) || skb_network_offset(skb) ||
 	    IPCB(skb)->opt.srr_is_hit || ipv4_is_multicast(ip_hdr(skb)->daddr))
 		return false;
 	return skb->len <= min(dst_mtu(dst), READ_ONCE(out->mtu));
 }
 
-static noinline unsigned int pg_ipo_forward_slow(struct pg_ipo_net *ipn, struct sk_buff *skb,
+static noinline unsigned int ipo_sk_forward_slow(struct ipo_sock_net *ipn, struct sk_buff *skb,
 						 const struct nf_hook_state *state, u32 want)
 {
 	u32 pkt, match;
 
-	if (!pg_ipo_stealable(skb, state->out))
+	if (!ipo_sk_stealable(skb, state->out))
 		return NF_ACCEPT;
-	pkt = pg_ipo_pkt_types(skb);
+	pkt = ipo_sk_pkt_types(skb);
 	match = pkt & want;
 	if (!match ||
-	    !pg_ipo_deliver(ipn, skb, pkt, match, false, pg_ipo_ifindex(skb, state->in)))
+	    !ipo_sk_deliver(ipn, skb, pkt, match, false, ipo_sk_ifindex(skb, state->in)))
 		return NF_ACCEPT;
 	consume_skb(skb);
 	return NF_STOLEN;
 }
 
-static unsigned int pg_ipo_forward(void *priv, struct sk_buff *skb,
+static unsigned int ipo_sk_forward(void *priv, struct sk_buff *skb,
 				   const struct nf_hook_state *state)
 {
-	struct pg_ipo_net *ipn = priv;
+	struct ipo_sock_net *ipn = priv;
 	u32 want;
 
 	if (likely(ip_hdr(skb)->ihl == 5))
@@ -300,10 +307,10 @@ static unsigned int pg_ipo_forward(void *priv, struct sk_buff *skb,
 	want = READ_ONCE(ipn->types);
 	if (!want)
 		return NF_ACCEPT;
-	return pg_ipo_forward_slow(ipn, skb, state, want);
+	return ipo_sk_forward_slow(ipn, skb, state, want);
 }
 
-static noinline void pg_ipo_local_slow(struct pg_ipo_net *ipn, struct sk_buff *skb,
+static noinline void ipo_sk_local_slow(struct ipo_sock_net *ipn, struct sk_buff *skb,
 				       u32 want, int ifindex)
 {
 	u32 pkt, match;
@@ -311,30 +318,30 @@ static noinline void pg_ipo_local_slow(struct pg_ipo_net *ipn, struct sk_buff *s
 	/* segmenting to copy is not worth it: documented */
 	if (skb_is_gso(skb) || skb_network_offset(skb))
 		return;
-	pkt = pg_ipo_pkt_types(skb);
+	pkt = ipo_sk_pkt_types(skb);
 	match = pkt & want;
 	if (match)
-		pg_ipo_deliver(ipn, skb, pkt, match, true, ifindex);
+		ipo_sk_deliver(ipn, skb, pkt, match, true, ifindex);
 }
 
-static unsigned int pg_ipo_local_in(void *priv, struct sk_buff *skb,
+static unsigned int ipo_sk_local_in(void *priv, struct sk_buff *skb,
 				    const struct nf_hook_state *state)
 {
-	struct pg_ipo_net *ipn = priv;
+	struct ipo_sock_net *ipn = priv;
 	u32 want;
 
 	if (likely(ip_hdr(skb)->ihl == 5))
 		return NF_ACCEPT;
 	want = READ_ONCE(ipn->local_types);
 	if (want)
-		pg_ipo_local_slow(ipn, skb, want, pg_ipo_ifindex(skb, state->in));
+		ipo_sk_local_slow(ipn, skb, want, ipo_sk_ifindex(skb, state->in));
 	return NF_ACCEPT;
 }
 
-static unsigned int pg_ipo_local_out(void *priv, struct sk_buff *skb,
+static unsigned int ipo_sk_local_out(void *priv, struct sk_buff *skb,
 				     const struct nf_hook_state *state)
 {
-	struct pg_ipo_net *ipn = priv;
+	struct ipo_sock_net *ipn = priv;
 	u32 want;
 
 	if (likely(ip_hdr(skb)->ihl == 5))
@@ -342,20 +349,20 @@ static unsigned int pg_ipo_local_out(void *priv, struct sk_buff *skb,
 	want = READ_ONCE(ipn->local_types);
 	/* a VRF runs LOCAL_OUT twice: for its master, then for the real device */
 	if (want && !(state->out && netif_is_l3_master(state->out)))
-		pg_ipo_local_slow(ipn, skb, want, 0);
+		ipo_sk_local_slow(ipn, skb, want, 0);
 	return NF_ACCEPT;
 }
 
 /* ---- subscriptions ------------------------------------------------------------ */
 
 /* ipn->lock held: the masks the hooks read, from the counts. */
-static void pg_ipo_masks(struct pg_ipo_net *ipn)
+static void ipo_sk_masks(struct ipo_sock_net *ipn)
 {
 	u32 types = 0, local = 0;
 	int t;
 
 	lockdep_assert_held(&ipn->lock);
-	for (t = 0; t < PG_IPOPT_NTYPES; t++) {
+	for (t = 0; t < IPO_NTYPES; t++) {
 		if (ipn->nsocks[t])
 			types |= BIT(t);
 		if (ipn->nlocal[t])
@@ -366,15 +373,15 @@ static void pg_ipo_masks(struct pg_ipo_net *ipn)
 }
 
 /* ipn->lock held: @po counted in (@n 1) or out (-1) with its flags. */
-static void pg_ipo_count(struct pg_ipo_net *ipn, struct pg_ipo_sock *po, int n)
+static void ipo_sk_count(struct ipo_sock_net *ipn, struct ipo_sk_sock *po, int n)
 {
 	ipn->nsocks[po->type] += n;
-	if (po->flags & PG_IPO_LOCAL)
+	if (po->flags & IPO_SK_LOCAL)
 		ipn->nlocal[po->type] += n;
 }
 
 /* The namespace's hooks, from its first socket until it goes. */
-static int pg_ipo_hook(struct pg_ipo_net *ipn)
+static int ipo_sk_hook(struct ipo_sock_net *ipn)
 {
 	int err;
 
@@ -388,42 +395,42 @@ static int pg_ipo_hook(struct pg_ipo_net *ipn)
 	return 0;
 }
 
-static int pg_ipo_link(struct pg_ipo_sock *po)
+static int ipo_sk_link(struct ipo_sk_sock *po)
 {
-	struct pg_ipo_net *ipn = po->ipn;
+	struct ipo_sock_net *ipn = po->ipn;
 	int err;
 
 	mutex_lock(&ipn->lock);
-	err = pg_ipo_hook(ipn);
+	err = ipo_sk_hook(ipn);
 	if (!err) {
 		hlist_add_head_rcu(&po->node, &ipn->socks[po->type]);
-		pg_ipo_count(ipn, po, 1);
-		pg_ipo_masks(ipn);
+		ipo_sk_count(ipn, po, 1);
+		ipo_sk_masks(ipn);
 	}
 	mutex_unlock(&ipn->lock);
 	return err;
 }
 
-static void pg_ipo_unlink(struct pg_ipo_sock *po)
+static void ipo_sk_unlink(struct ipo_sk_sock *po)
 {
-	struct pg_ipo_net *ipn = po->ipn;
+	struct ipo_sock_net *ipn = po->ipn;
 
 	mutex_lock(&ipn->lock);
 	hlist_del_rcu(&po->node);
-	pg_ipo_count(ipn, po, -1);
-	pg_ipo_masks(ipn);
+	ipo_sk_count(ipn, po, -1);
+	ipo_sk_masks(ipn);
 	mutex_unlock(&ipn->lock);
 }
 
 /* ---- socket calls ----------------------------------------------------------------- */
 
-static int pg_ipo_release(struct socket *sock)
+static int ipo_sk_release(struct socket *sock)
 {
 	struct sock *sk = sock->sk;
 
 	if (!sk)
 		return 0;
-	pg_ipo_unlink(pg_ipo_sk(sk));
+	ipo_sk_unlink(ipo_sk_sk(sk));
 	/* no hook in flight still holds @sk or queues to it after this */
 	synchronize_net();
 	sock_orphan(sk);
@@ -433,31 +440,31 @@ static int pg_ipo_release(struct socket *sock)
 	return 0;
 }
 
-/* The PG_IPO_* flag of a socket option, 0 for none. */
-static u32 pg_ipo_opt_flag(int optname)
+/* The IPO_SK_* flag of a socket option, 0 for none. */
+static u32 ipo_sk_opt_flag(int optname)
 {
 	switch (optname) {
 	case IPOPT_RECVLOCAL:
-		return PG_IPO_LOCAL;
+		return IPO_SK_LOCAL;
 	case IPOPT_RECVRA:
-		return PG_IPO_RA;
+		return IPO_SK_RA;
 	case IP_RECVRSVP:
-		return PG_IPO_RSVP;
+		return IPO_SK_RSVP;
 	case IP_RECVRTCP:
-		return PG_IPO_RTCP;
+		return IPO_SK_RTCP;
 	case IP_RECVIF:
-		return PG_IPO_IF;
+		return IPO_SK_IF;
 	default:
 		return 0;
 	}
 }
 
-static int pg_ipo_setsockopt(struct socket *sock, int level, int optname, sockptr_t optval,
+static int ipo_sk_setsockopt(struct socket *sock, int level, int optname, sockptr_t optval,
 			     unsigned int optlen)
 {
-	struct pg_ipo_sock *po = pg_ipo_sk(sock->sk);
-	struct pg_ipo_net *ipn = po->ipn;
-	u32 flag = pg_ipo_opt_flag(optname);
+	struct ipo_sk_sock *po = ipo_sk_sk(sock->sk);
+	struct ipo_sock_net *ipn = po->ipn;
+	u32 flag = ipo_sk_opt_flag(optname);
 	int val;
 
 	if (level != SOL_IP || !flag)
@@ -468,19 +475,19 @@ static int pg_ipo_setsockopt(struct socket *sock, int level, int optname, sockpt
 		return -EFAULT;
 
 	mutex_lock(&ipn->lock);
-	pg_ipo_count(ipn, po, -1);
+	ipo_sk_count(ipn, po, -1);
 	WRITE_ONCE(po->flags, val ? po->flags | flag : po->flags & ~flag);
-	pg_ipo_count(ipn, po, 1);
-	pg_ipo_masks(ipn);
+	ipo_sk_count(ipn, po, 1);
+	ipo_sk_masks(ipn);
 	mutex_unlock(&ipn->lock);
 	return 0;
 }
 
-static int pg_ipo_getsockopt(struct socket *sock, int level, int optname, char __user *optval,
+static int ipo_sk_getsockopt(struct socket *sock, int level, int optname, char __user *optval,
 			     int __user *optlen)
 {
 	struct sock *sk = sock->sk;
-	u32 flag = pg_ipo_opt_flag(optname);
+	u32 flag = ipo_sk_opt_flag(optname);
 	int len, val;
 
 	if (level != SOL_IP)
@@ -488,7 +495,7 @@ static int pg_ipo_getsockopt(struct socket *sock, int level, int optname, char _
 	if (optname == IPOPT_DROPS)
 		val = pg_sk_drops_read(sk);
 	else if (flag)
-		val = !!(READ_ONCE(pg_ipo_sk(sk)->flags) & flag);
+		val = !!(READ_ONCE(ipo_sk_sk(sk)->flags) & flag);
 	else
 		return -ENOPROTOOPT;
 	if (get_user(len, optlen))
@@ -501,14 +508,14 @@ static int pg_ipo_getsockopt(struct socket *sock, int level, int optname, char _
 	return 0;
 }
 
-static int pg_ipo_recvmsg(struct socket *sock, struct msghdr *msg, size_t len, int flags)
+static int ipo_sk_recvmsg(struct socket *sock, struct msghdr *msg, size_t len, int flags)
 {
 	struct sock *sk = sock->sk;
 	struct sk_buff *skb;
 	size_t copied;
 	int err, ifindex;
 
-	if (flags & ~PG_IPO_RECV_FLAGS)
+	if (flags & ~IPO_SK_RECV_FLAGS)
 		return -EOPNOTSUPP;
 	skb = skb_recv_datagram(sk, flags, &err);
 	if (!skb)
@@ -522,8 +529,8 @@ static int pg_ipo_recvmsg(struct socket *sock, struct msghdr *msg, size_t len, i
 	if (err)
 		goto out;
 	sock_recv_timestamp(msg, sk, skb);
-	if (READ_ONCE(pg_ipo_sk(sk)->flags) & PG_IPO_IF) {
-		ifindex = PG_IPO_CB(skb)->ifindex;
+	if (READ_ONCE(ipo_sk_sk(sk)->flags) & IPO_SK_IF) {
+		ifindex = IPO_SK_CB(skb)->ifindex;
 		put_cmsg(msg, SOL_IP, IP_RECVIF, sizeof(ifindex), &ifindex);
 	}
 	err = flags & MSG_TRUNC ? skb->len : copied;
@@ -537,10 +544,10 @@ out:
  * PF_UNIX sockets (SCM_RIGHTS, the garbage collector); the number in use,
  * the module parameter's, is in net_proto_family and in every sk_family.
  */
-static const struct proto_ops pg_ipo_ops = {
+static const struct proto_ops ipo_sk_ops = {
 	.family		= PF_IPOPTION,
 	.owner		= THIS_MODULE,
-	.release	= pg_ipo_release,
+	.release	= ipo_sk_release,
 	.bind		= sock_no_bind,
 	.connect	= sock_no_connect,
 	.socketpair	= sock_no_socketpair,
@@ -550,57 +557,57 @@ static const struct proto_ops pg_ipo_ops = {
 	.ioctl		= sock_no_ioctl,
 	.listen		= sock_no_listen,
 	.shutdown	= sock_no_shutdown,
-	.setsockopt	= pg_ipo_setsockopt,
-	.getsockopt	= pg_ipo_getsockopt,
+	.setsockopt	= ipo_sk_setsockopt,
+	.getsockopt	= ipo_sk_getsockopt,
 	.sendmsg	= sock_no_sendmsg,
-	.recvmsg	= pg_ipo_recvmsg,
+	.recvmsg	= ipo_sk_recvmsg,
 	.mmap		= sock_no_mmap,
 };
 
-static struct proto pg_ipo_proto = {
+static struct proto ipo_sk_proto = {
 	.name		= "IPOPTION",
 	.owner		= THIS_MODULE,
-	.obj_size	= sizeof(struct pg_ipo_sock),
+	.obj_size	= sizeof(struct ipo_sk_sock),
 };
 
 /* The socket's option type from socket()'s protocol argument. */
-static int pg_ipo_type_of(int protocol)
+static int ipo_sk_type_of(int protocol)
 {
 	switch (protocol) {
 	case 0:
-		return PG_IPOPT_ANY;
+		return IPO_ANY;
 	case IPOPT_RR:
-		return PG_IPOPT_RR;
+		return IPO_RR;
 	case IPOPT_TS:
-		return PG_IPOPT_TS;
+		return IPO_TS;
 	case IPOPT_LSRR:
-		return PG_IPOPT_LSRR;
+		return IPO_LSRR;
 	case IPOPT_SSRR:
-		return PG_IPOPT_SSRR;
+		return IPO_SSRR;
 	case IPOPT_SEC:
-		return PG_IPOPT_SEC;
+		return IPO_SEC;
 	case IPOPT_RA:
-		return PG_IPOPT_RA;
+		return IPO_RA;
 	default:
 		return -EPROTONOSUPPORT;
 	}
 }
 
-static void pg_ipo_destruct(struct sock *sk)
+static void ipo_sk_destruct(struct sock *sk)
 {
 	skb_queue_purge(&sk->sk_receive_queue);
 }
 
-static int pg_ipo_create(struct net *net, struct socket *sock, int protocol, int kern)
+static int ipo_sk_create(struct net *net, struct socket *sock, int protocol, int kern)
 {
-	struct pktgen_net *pn = net_generic(net, pg_ipo_net_id);
-	struct pg_ipo_sock *po;
+	struct ipo_net *in = net_generic(net, ipo_sk_net_id);
+	struct ipo_sk_sock *po;
 	struct sock *sk;
 	int type, err;
 
 	if (sock->type != SOCK_RAW)
 		return -ESOCKTNOSUPPORT;
-	type = pg_ipo_type_of(protocol);
+	type = ipo_sk_type_of(protocol);
 	if (type < 0)
 		return type;
 	/*
@@ -610,22 +617,22 @@ static int pg_ipo_create(struct net *net, struct socket *sock, int protocol, int
 	 */
 	if (!kern && !(capable(CAP_NET_RAW) && capable(CAP_NET_ADMIN)))
 		return -EPERM;
-	if (!pn->ipo)
+	if (!in->sock)
 		return -EAFNOSUPPORT;
 
 	/* a user socket holds its namespace (kern: the caller keeps it) */
-	sk = sk_alloc(net, pg_ipo_family_nr, GFP_KERNEL, &pg_ipo_proto, kern);
+	sk = sk_alloc(net, ipo_sk_family_nr, GFP_KERNEL, &ipo_sk_proto, kern);
 	if (!sk)
 		return -ENOMEM;
-	sock->ops = &pg_ipo_ops;
+	sock->ops = &ipo_sk_ops;
 	sock_init_data(sock, sk);
 	sk->sk_protocol = protocol;
-	sk->sk_destruct = pg_ipo_destruct;
-	po = pg_ipo_sk(sk);
-	po->ipn = pn->ipo;
+	sk->sk_destruct = ipo_sk_destruct;
+	po = ipo_sk_sk(sk);
+	po->ipn = in->sock;
 	po->type = type;
 	po->flags = 0;
-	err = pg_ipo_link(po);
+	err = ipo_sk_link(po);
 	if (err) {
 		sock_orphan(sk);
 		sock->sk = NULL;
@@ -634,43 +641,43 @@ static int pg_ipo_create(struct net *net, struct socket *sock, int protocol, int
 	return err;
 }
 
-static struct net_proto_family pg_ipo_family __ro_after_init = {
-	.create		= pg_ipo_create,
+static struct net_proto_family ipo_sk_family __ro_after_init = {
+	.create		= ipo_sk_create,
 	.owner		= THIS_MODULE,
 };
 
 /* ---- namespaces and module ---------------------------------------------------------- */
 
-int pg_ipo_net_init(struct pktgen_net *pn)
+int ipo_sock_net_init(struct ipo_net *in)
 {
-	static const unsigned int hooknum[PG_IPO_NHOOKS] = {
-		[PG_IPO_HOOK_FORWARD]	= NF_INET_FORWARD,
-		[PG_IPO_HOOK_IN]	= NF_INET_LOCAL_IN,
-		[PG_IPO_HOOK_OUT]	= NF_INET_LOCAL_OUT,
+	static const unsigned int hooknum[IPO_SK_NHOOKS] = {
+		[IPO_SK_HOOK_FORWARD]	= NF_INET_FORWARD,
+		[IPO_SK_HOOK_IN]	= NF_INET_LOCAL_IN,
+		[IPO_SK_HOOK_OUT]	= NF_INET_LOCAL_OUT,
 	};
-	static nf_hookfn * const hookfn[PG_IPO_NHOOKS] = {
-		[PG_IPO_HOOK_FORWARD]	= pg_ipo_forward,
-		[PG_IPO_HOOK_IN]	= pg_ipo_local_in,
-		[PG_IPO_HOOK_OUT]	= pg_ipo_local_out,
+	static nf_hookfn * const hookfn[IPO_SK_NHOOKS] = {
+		[IPO_SK_HOOK_FORWARD]	= ipo_sk_forward,
+		[IPO_SK_HOOK_IN]	= ipo_sk_local_in,
+		[IPO_SK_HOOK_OUT]	= ipo_sk_local_out,
 	};
-	struct pg_ipo_net *ipn;
+	struct ipo_sock_net *ipn;
 	int i;
 
 	ipn = kzalloc(sizeof(*ipn), GFP_KERNEL);
 	if (!ipn)
 		return -ENOMEM;
-	ipn->net = pn->net;
+	ipn->net = in->net;
 	mutex_init(&ipn->lock);
-	for (i = 0; i < PG_IPOPT_NTYPES; i++)
+	for (i = 0; i < IPO_NTYPES; i++)
 		INIT_HLIST_HEAD(&ipn->socks[i]);
-	for (i = 0; i < PG_IPO_NHOOKS; i++) {
+	for (i = 0; i < IPO_SK_NHOOKS; i++) {
 		ipn->ops[i].hook = hookfn[i];
 		ipn->ops[i].priv = ipn;
 		ipn->ops[i].pf = NFPROTO_IPV4;
 		ipn->ops[i].hooknum = hooknum[i];
-		ipn->ops[i].priority = PG_IPO_PRIORITY;
+		ipn->ops[i].priority = IPO_SK_PRIORITY;
 	}
-	pn->ipo = ipn;
+	in->sock = ipn;
 	return 0;
 }
 
@@ -678,13 +685,13 @@ int pg_ipo_net_init(struct pktgen_net *pn)
  * No user socket is left (each holds the namespace); the hooks go, which
  * waits for those in flight.
  */
-void pg_ipo_net_exit(struct pktgen_net *pn)
+void ipo_sock_net_exit(struct ipo_net *in)
 {
-	struct pg_ipo_net *ipn = pn->ipo;
+	struct ipo_sock_net *ipn = in->sock;
 
 	if (!ipn)
 		return;
-	pn->ipo = NULL;
+	in->sock = NULL;
 	if (ipn->hooked)
 		nf_unregister_net_hooks(ipn->net, ipn->ops, ARRAY_SIZE(ipn->ops));
 	mutex_destroy(&ipn->lock);
@@ -692,38 +699,38 @@ void pg_ipo_net_exit(struct pktgen_net *pn)
 }
 
 /* After the pernet ops (@net_id: their id); the last step of module init. */
-int pg_ipo_init(unsigned int net_id)
+int ipo_sock_init(unsigned int net_id)
 {
 	int err;
 
-	BUILD_BUG_ON(sizeof(struct pg_ipo_cb) > sizeof_field(struct sk_buff, cb) -
+	BUILD_BUG_ON(sizeof(struct ipo_sk_cb) > sizeof_field(struct sk_buff, cb) -
 		     sizeof(struct sock_skb_cb));
-	if (pg_ipo_family_nr <= 0 || pg_ipo_family_nr >= NPROTO) {
-		pr_err("ipoption_family=%d: a socket family number is 1-%d\n",
-		       pg_ipo_family_nr, NPROTO - 1);
+	if (ipo_sk_family_nr <= 0 || ipo_sk_family_nr >= NPROTO) {
+		pr_err("family=%d: a socket family number is 1-%d\n",
+		       ipo_sk_family_nr, NPROTO - 1);
 		return -EINVAL;
 	}
-	pg_ipo_net_id = net_id;
-	pg_ipo_family.family = pg_ipo_family_nr;
+	ipo_sk_net_id = net_id;
+	ipo_sk_family.family = ipo_sk_family_nr;
 
-	err = proto_register(&pg_ipo_proto, 0);
+	err = proto_register(&ipo_sk_proto, 0);
 	if (err)
 		return err;
-	err = sock_register(&pg_ipo_family);
+	err = sock_register(&ipo_sk_family);
 	if (err) {
 		if (err == -EEXIST)
-			pr_err("ipoption_family=%d: socket family %d is taken; load with ipoption_family=<a free number> (default %d)\n",
-			       pg_ipo_family_nr, pg_ipo_family_nr, PF_IPOPTION);
+			pr_err("family=%d: socket family %d is taken; load with family=<a free number> (default %d)\n",
+			       ipo_sk_family_nr, ipo_sk_family_nr, PF_IPOPTION);
 		else
-			pr_err("cannot register socket family %d (%d)\n", pg_ipo_family_nr, err);
-		proto_unregister(&pg_ipo_proto);
+			pr_err("cannot register socket family %d (%d)\n", ipo_sk_family_nr, err);
+		proto_unregister(&ipo_sk_proto);
 	}
 	return err;
 }
 
 /* Every socket is closed (each holds the module). */
-void pg_ipo_exit(void)
+void ipo_sock_exit(void)
 {
-	sock_unregister(pg_ipo_family_nr);
-	proto_unregister(&pg_ipo_proto);
+	sock_unregister(ipo_sk_family_nr);
+	proto_unregister(&ipo_sk_proto);
 }
