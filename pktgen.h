@@ -485,17 +485,10 @@ static inline void pg_counter_add(u64 *counter, u64 n)
 	} while (0)
 
 /*
- * The files as layers; a file calls only those below it (the proc_ops,
- * hooks and notifiers it registers aside):
- *	pktgen_main.c		module init/exit, namespaces, CPU hotplug,
- *				the netdevice notifier
- *	pktgen_proc.c		device, thread, pgctrl and pgstats files
- *	pktgen_rx.c		pgrx (file and hook); pktgen_rxstat.c its arithmetic
- *	pktgen_thread.c		threads, runs, transmit
- *	pktgen_build.c		packets (pktgen_ipopt_tx.c, pktgen_ipsec.c)
- *	pktgen_dev.c		device registry, Result lines
- *	pktgen_cmd.c		the write grammar
- * Documentation/design.rst has the whole map.
+ * The files as layers, a file using only those below it (the proc_ops,
+ * hooks and notifiers it registers aside): Documentation/design.rst's
+ * table, the one list of them (tests/host/layers.sh checks the sources
+ * against it).
  */
 
 /* pktgen_dev.c: device registry, Result lines */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Kernel-version differences, in one place.  Supported: 6.1 to 6.12
- * (Debian bookworm's 6.1 and bookworm-backports/trixie's 6.12).
+ * Kernel-version differences, in one place.  Supported: 6.1 to 7.3,
+ * the kernels the suite runs: Debian 12's 6.1 and 6.12, Debian 13's 6.12
+ * and the newest Debian builds (trixie-backports' 7.3).
  */
 #ifndef _PKTGEN_COMPAT_H
 #define _PKTGEN_COMPAT_H

@@ -4,13 +4,18 @@
 # Build pktgen.ko for every installed kernel (/lib/modules/*/build) and
 # every kernel of tests/lib/kernels.sh's cache into build/KV/ with W=1.
 # Fails on a build error or on any compiler warning.
+#   --list	only print the kernels it builds, one "KV [ROOT]" a line
+#   --sparse	after each build, sparse (C=2) over every source against
+#		that kernel; fails on any line sparse prints (exit 4: a
+#		kernel whose headers this sparse cannot read, none failed)
 set -u
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$REPO" || exit 1
 VERSION=$(make -s --no-print-directory -C "$REPO" version)
 KCACHE=${PKTGEN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pktgen}/kernels
-rc=0 n=0
+rc=0 n=0 skipped=0
+mode=${1:-build}
 
 # "KV [ROOT]" for each kernel: the installed ones (no ROOT: the host) and
 # those of tests/lib/kernels.sh's cache, whose headers are in a
@@ -38,27 +43,92 @@ kmake() {	# KV ROOT DIR MAKE-ARGS...
 		return
 	fi
 	mkdir -p "$root/pktgen-build" || return 1
+	# the host's sparse at /pktgen-sparse (the roots have none): one
+	# sparse for every kernel, and no package to add to the roots
+	: >>"$root/pktgen-sparse" || return 1
 	# shellcheck disable=SC2016
 	nice unshare -m sh -c 'mount --make-rprivate / &&
 		mount --bind "$1" "$2/pktgen-build" &&
+		{ [ -z "$3" ] || mount --bind "$3" "$2/pktgen-sparse"; } &&
 		mount -t proc proc "$2/proc" &&
-		shift 2 && exec chroot "$0" make "$@"' \
-		"$root" "$dir" "$root" -C "/lib/modules/$kv/build" M=/pktgen-build "$@"
+		shift 3 && exec chroot "$0" make "$@"' \
+		"$root" "$dir" "$root" "$(command -v sparse)" \
+		-C "/lib/modules/$kv/build" M=/pktgen-build "$@"
 }
+
+# copy SRC... into DIR where they differ: an unchanged file keeps its
+# object (a second run, such as tests/host/lint.sh's after make check's,
+# builds nothing); files the tree no longer has go
+sync_sources() {	# DIR SRC... (paths in the repository: . and ipoption/)
+	local dir=$1 f
+	shift
+	mkdir -p "$dir/ipoption"
+	for f in "$dir"/*.c "$dir"/*.h "$dir"/ipoption/*.c "$dir"/ipoption/*.h; do
+		[[ $f = *.mod.c ]] && continue
+		[ ! -e "$f" ] || [ -e "${f#"$dir"/}" ] || rm -f "$f"
+	done
+	for f in "$@"; do
+		cmp -s "$f" "$dir/$f" || cp "$f" "$dir/$f"
+	done
+	# the uapi header pf_ipoption shares with user space
+	diff -r -q include "$dir/include" >/dev/null 2>&1 ||
+		{ rm -rf "$dir/include" && cp -r include "$dir"/; }
+}
+
+# sparse over every source (C=2 checks files make need not rebuild),
+# with the arguments of the build so that nothing is rebuilt.
+# KBUILD_CHECKSRC on the command line: newer kernels' Makefiles test the
+# checker with scripts/checker-valid.sh, which Debian's headers lack, and
+# would turn the check off; a sparse too old for the headers shows itself
+# below instead.  Exit 1 on any line sparse prints, 4 if this sparse
+# cannot read the kernel's headers.
+sparse_check() {	# KV ROOT DIR
+	local kv=$1 root=$2 dir=$3 check=sparse out st
+	[ -n "$root" ] && check=/pktgen-sparse
+	kmake "$kv" "$root" "$dir" -j"$(nproc)" W=1 PKTGEN_VERSION="$VERSION" \
+		C=2 KBUILD_CHECKSRC=2 CHECK="$check" modules \
+		</dev/null >"$dir/sparse.log" 2>&1
+	st=$?
+	out=$(grep -E '^[^ ]+:[0-9]+:[0-9]+: ' "$dir/sparse.log")
+	if grep -q 'error: got __typeof_unqual__' <<<"$out"; then
+		# 6.14's headers use it; Debian's sparse 0.6.4 predates it
+		echo "sparse $kv: skipped ($(sparse --version) cannot read" \
+			"its headers: __typeof_unqual__; a newer sparse can)"
+		return 4
+	elif [ "$st" -ne 0 ]; then
+		echo "sparse $kv: FAILED (make exit $st)"
+		tail -n 20 "$dir/sparse.log"
+		return 1
+	elif [ -n "$out" ]; then
+		echo "sparse $kv: FAILED ($(wc -l <<<"$out") lines)"
+		echo "$out"
+		return 1
+	elif ! grep -q '^ *CHECK ' "$dir/sparse.log"; then
+		echo "sparse $kv: FAILED (make checked no file: $dir/sparse.log)"
+		return 1
+	fi
+	echo "sparse $kv: clean"
+}
+
+if [ "$mode" = --sparse ] && ! command -v sparse >/dev/null; then
+	echo "sparse: not installed"
+	exit 4
+fi
 
 while read -r kv root; do
 	[ -n "${KERNELS:-}" ] && ! [[ " ${KERNELS//:fast/} " = *" $kv "* ]] && continue
 	n=$((n + 1))
+	if [ "$mode" = --list ]; then
+		echo "$kv${root:+ $root}"
+		continue
+	fi
 	dir=$REPO/build/$kv
 	mkdir -p "$dir"
-	# a fresh copy of the sources; keep objects of unchanged files
-	find "$dir" -maxdepth 1 \( -name '*.c' -o -name '*.h' \) -delete
-	cp Kbuild $(ls ./*.c ./*.h 2>/dev/null | grep -v '\.mod\.c$') "$dir"/ 2>/dev/null
-	# the uapi header pf_ipoption shares with user space, and pf_ipoption
-	rm -rf "$dir/include" && cp -r include "$dir"/
-	mkdir -p "$dir/ipoption"
-	find "$dir/ipoption" -maxdepth 1 \( -name '*.c' -o -name '*.h' \) -delete
-	cp ipoption/Kbuild ipoption/*.c ipoption/*.h "$dir/ipoption"/
+	srcs=(Kbuild ipoption/Kbuild)
+	for f in *.c *.h ipoption/*.c ipoption/*.h; do
+		[ -e "$f" ] && [[ $f != *.mod.c ]] && srcs+=("$f")
+	done
+	sync_sources "$dir" "${srcs[@]}"
 	if [ ! -f "$dir/Kbuild" ] || ! ls "$dir"/*.c >/dev/null 2>&1; then
 		echo "build $kv: FAILED (no Kbuild or *.c at $REPO)"
 		rc=1
@@ -81,7 +151,17 @@ while read -r kv root; do
 		rc=1
 	else
 		echo "build $kv: ok${root:+ (in $root)}"
+		if [ "$mode" = --sparse ]; then
+			sparse_check "$kv" "$root" "$dir"
+			case $? in
+			0) ;;
+			4) skipped=$((skipped + 1)) ;;
+			*) rc=1 ;;
+			esac
+		fi
 	fi
 done < <(targets)
+[ "$mode" = --list ] && exit 0
 [ "$n" -gt 0 ] || { echo "build: no /lib/modules/*/build"; exit 1; }
+[ "$rc" -eq 0 ] && [ "$skipped" -gt 0 ] && exit 4
 exit "$rc"

@@ -19,7 +19,8 @@
 #   ~/.cache/pktgen), with pip inside that venv only (no system-wide pip).
 #   An existing vng on PATH at that version is used as it is.
 #   $PKTGEN_CACHE/bin/vng links to the vng chosen (tests/lib/vm.sh's).
-# - `setup.sh check` (make check): also the newest kernel Debian builds
+# - `setup.sh check` (make check): also linux-source-6.12 (checkpatch.pl,
+#   CHECK_PKGS) and the newest kernel Debian builds
 #   (trixie-backports'), fetched into the cache like the others
 #   (tests/lib/kernels.sh newest; CHECK_NEWEST=KREL names another, none
 #   leaves it out).
@@ -40,7 +41,11 @@ RELEASE=${VERSION_CODENAME:-unknown}
 # already (initramfs-tools pulls it in): a fresh one does not.
 APT_PKGS=(qemu-system-x86 busybox-static kmod udev tcpdump iproute2 ethtool
 	procps util-linux python3 python3-venv file ca-certificates make gcc
-	sparse dkms)
+	sparse dkms shellcheck)
+# `setup.sh check` also: checkpatch.pl for the lint gate (tests/lib/style.sh
+# takes it from this tarball; Debian packages it nowhere else), too big for
+# `make run`
+CHECK_PKGS=(linux-source-6.12)
 # The kernels to test, by their headers' metapackages.  Debian 12 has 6.1
 # (linux-headers-amd64) and 6.12 (linux-headers-6.12-amd64); Debian 13 has
 # 6.12 only (linux-headers-amd64).
@@ -99,6 +104,7 @@ krel_of() {
 # headers of Debian 12's 6.12 depend on its image, so they cannot go on
 # the host without installing that image as the host's).
 missing=() hosted=() fetched=()
+[ "${1:-}" = check ] && APT_PKGS+=("${CHECK_PKGS[@]}")
 for p in "${APT_PKGS[@]}"; do
 	installed "$p" || missing+=("$p")
 done

@@ -1,15 +1,25 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Style gates: checkpatch.pl --no-tree --strict -f on every *.c / *.h (if
-# a checkpatch is found: $CHECKPATCH, PATH, an unpacked linux-source tree,
-# or scripts/ extracted once from /usr/src/linux-source-*.tar.xz), and
-# sparse (make C=2) against the newest kernel's headers (if installed).
+# The lint gates (make style; tests/host/lint.sh runs each as a subtest of
+# make check):
+#   - checkpatch: checkpatch.pl --no-tree --strict -f (.checkpatch.conf) on
+#		every *.c / *.h of the module and include/uapi/linux/*.h;
+#		checkpatch from $CHECKPATCH, PATH, an unpacked linux-source
+#		tree, or scripts/ extracted once from
+#		/usr/src/linux-source-*.tar.xz (setup.sh installs 6.12's)
+#   - shell scripts: shellcheck -x on every one of the tree (*.sh and
+#		files whose first line runs sh or bash)
+#   - sparse:KV: sparse (C=2) against kernel KV, for each kernel make
+#		modules-all builds (tests/lib/build-all.sh --sparse; built
+#		there first, which is quick after make modules-all)
+# style.sh [CHECK...]: those checks (none: all of them); style.sh list:
+# their names.  Exit 0 clean, 1 on any finding, 4 when a check could not
+# run for a missing tool (and none failed).
 set -u
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$REPO" || exit 1
-rc=0
 
 find_checkpatch() {
 	local c tarball dir
@@ -18,58 +28,109 @@ find_checkpatch() {
 		"$REPO"/build/checkpatch/*/scripts/checkpatch.pl; do
 		[ -n "$c" ] && [ -f "$c" ] && { echo "$c"; return 0; }
 	done
-	tarball=$(ls /usr/src/linux-source-*.tar.* 2>/dev/null | sort -V | tail -n 1)
+	tarball=$(find /usr/src -maxdepth 1 -name 'linux-source-*.tar.*' 2>/dev/null |
+		sort -V | tail -n 1)
 	[ -n "$tarball" ] || return 1
 	dir=$REPO/build/checkpatch
 	mkdir -p "$dir"
 	echo "style: extracting checkpatch from $tarball (once)" >&2
 	tar -xf "$tarball" -C "$dir" --wildcards '*/scripts/checkpatch.pl' \
 		'*/scripts/spelling.txt' '*/scripts/const_structs.checkpatch' || return 1
-	ls "$dir"/*/scripts/checkpatch.pl 2>/dev/null | head -n 1
+	find "$dir" -path '*/scripts/checkpatch.pl' | head -n 1
 }
 
-files=$(ls ./*.c ./*.h 2>/dev/null | grep -v '\.mod\.c$')
-ipo_files=$(ls ./ipoption/*.c ./ipoption/*.h 2>/dev/null | grep -v '\.mod\.c$')
-if [ -z "$files" ]; then
-	echo "style: no *.c / *.h files"
-	exit 1
-fi
-
-if cp=$(find_checkpatch) && [ -n "$cp" ]; then
-	# shellcheck disable=SC2086
-	if perl "$cp" --no-tree --strict --terse --show-types -f $files $ipo_files \
-		include/uapi/linux/*.h; then
-		echo "style: checkpatch: clean"
+# the tree's files: git's list in a checkout, else every file but build/
+tree_files() {
+	if [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$REPO" ]; then
+		git ls-files
 	else
-		echo "style: checkpatch: FAILED"
-		rc=1
+		find . -path ./build -prune -o -path ./.git -prune -o -type f -print |
+			sed 's|^\./||'
 	fi
-else
-	echo "style: checkpatch.pl not found (install linux-source-6.12): skipped"
-fi
+}
 
-kv=$(for b in /lib/modules/*/build; do [ -d "$b" ] &&
-	basename "$(dirname "$b")"; done | sort -V | tail -n 1)
-if ! command -v sparse >/dev/null 2>&1; then
-	echo "style: sparse not installed: skipped"
-elif [ -z "$kv" ]; then
-	echo "style: no kernel headers: sparse skipped"
-else
-	dir=$REPO/build/sparse-$kv
-	rm -rf "$dir"
-	mkdir -p "$dir"
-	cp Kbuild $files "$dir"/
-	cp -r include "$dir"/
-	mkdir "$dir/ipoption" && cp ipoption/Kbuild $ipo_files "$dir/ipoption"/
-	make -C "/lib/modules/$kv/build" M="$dir" C=2 modules >"$dir/sparse.log" 2>&1
-	st=$?
-	out=$(grep -E '^[^ ]+:[0-9]+:[0-9]+: ' "$dir/sparse.log")
-	if [ "$st" -ne 0 ] || [ -n "$out" ]; then
-		echo "style: sparse ($kv): FAILED"
-		[ -n "$out" ] && echo "$out" || tail -n 20 "$dir/sparse.log"
-		rc=1
-	else
-		echo "style: sparse ($kv): clean"
+shell_scripts() {
+	local f
+	tree_files | sort | while read -r f; do
+		[ -f "$f" ] || continue
+		case $f in
+		*.sh) echo "$f" ;;
+		*) head -n 1 "$f" 2>/dev/null |
+			grep -qE '^#!.*[/ ](ba|da|k)?sh([[:space:]]|$)' && echo "$f" ;;
+		esac
+	done
+}
+
+check_checkpatch() {
+	local cp files=()
+	for f in ./*.c ./*.h ./ipoption/*.c ./ipoption/*.h include/uapi/linux/*.h; do
+		[ -e "$f" ] && [[ $f != *.mod.c ]] && files+=("$f")
+	done
+	if ! cp=$(find_checkpatch) || [ -z "$cp" ]; then
+		echo "checkpatch: checkpatch.pl not found (linux-source-6.12): skipped"
+		return 4
 	fi
-fi
+	if perl "$cp" --no-tree --strict --terse --show-types -f "${files[@]}"; then
+		echo "checkpatch: clean (${#files[@]} files)"
+	else
+		echo "checkpatch: FAILED"
+		return 1
+	fi
+}
+
+check_shellcheck() {
+	local files out
+	if ! command -v shellcheck >/dev/null; then
+		echo "shellcheck: not installed: skipped"
+		return 4
+	fi
+	mapfile -t files < <(shell_scripts)
+	# -x: follow what a script sources, as far as shellcheck finds it
+	if out=$(shellcheck -x -f gcc "${files[@]}" 2>&1); then
+		echo "shellcheck: clean (${#files[@]} scripts)"
+		return 0
+	fi
+	echo "$out"
+	echo "shellcheck: FAILED ($(grep -c ': \(error\|warning\|note\|style\):' <<<"$out")" \
+		"findings in $(cut -d: -f1 <<<"$out" | sort -u | wc -l) of ${#files[@]} scripts)"
+	return 1
+}
+
+check_sparse() {	# KV
+	if [ "$1" = none ]; then
+		echo "sparse: no kernel headers (/lib/modules/*/build): skipped"
+		return 4
+	fi
+	KERNELS=$1 tests/lib/build-all.sh --sparse
+}
+
+list() {
+	local kv n=0
+	echo checkpatch
+	echo shellcheck
+	while read -r kv _; do
+		echo "sparse:$kv"
+		n=$((n + 1))
+	done < <(tests/lib/build-all.sh --list)
+	[ "$n" -gt 0 ] || echo sparse:none
+}
+
+[ "${1:-}" = list ] && { list; exit 0; }
+[ $# -gt 0 ] || mapfile -t checks < <(list)
+[ $# -eq 0 ] || checks=("$@")
+rc=0 skipped=0
+for c in "${checks[@]}"; do
+	case $c in
+	checkpatch) check_checkpatch ;;
+	shellcheck) check_shellcheck ;;
+	sparse:?*) check_sparse "${c#sparse:}" ;;
+	*) echo "style: no check $c (style.sh list)"; false ;;
+	esac
+	case $? in
+	0) ;;
+	4) skipped=$((skipped + 1)) ;;
+	*) rc=1 ;;
+	esac
+done
+[ "$rc" -eq 0 ] && [ "$skipped" -gt 0 ] && exit 4
 exit "$rc"
