@@ -12,7 +12,7 @@ REPO=$(cd "$(dirname "$0")/../.." && pwd)
 . "$REPO/tests/lib/lib.sh"
 
 ktap_header
-ktap_plan 5
+ktap_plan 6
 if ! command -v python3 >/dev/null; then
 	ktap_skip_rest "layers" "no python3"
 fi
@@ -42,6 +42,7 @@ none_of "no file uses a file of a layer above it" '^upward: '
 none_of "files of one layer use each other only along design.rst's arrows" \
 	'^sideways: '
 none_of "no cycle between the files" '^cycle: '
+none_of "pktgen.ko's and pf_ipoption.ko's files use nothing of each other" '^module: '
 
 echo "$_KT_PASS passed, $_KT_FAIL failed, $_KT_SKIP skipped"
 ktap_finish

@@ -26,6 +26,7 @@ error:
   upward: A (layer) -> B (layer): ...	A uses a file of a layer above
   sideways: A -> B (layer): ...	same layer, no arrow A -> B drawn
   cycle: A -> B -> A		what the layers allow goes round (arrows)
+  module: A -> B: ...		A uses a file of the other module
 Exit 0 without an error, 1 with one.
 """
 import glob
@@ -35,6 +36,17 @@ import subprocess
 import sys
 
 IDENT = re.compile(r'[A-Za-z_]\w*')
+# the tree's modules: pktgen.ko's files at the top, pf_ipoption.ko's in
+# ipoption/; a file uses nothing of the other module
+MODULE_DIRS = ('', 'ipoption')
+
+
+def module_sources(repo):
+    """the .c and .h files of every module, as paths"""
+    out = []
+    for d in MODULE_DIRS:
+        out += sorted(glob.glob(os.path.join(repo, d, '*.[ch]')))
+    return [p for p in out if not p.endswith('.mod.c')]
 # file-scope objects made by a macro, named by its last argument
 DEFINE_MACRO = re.compile(r'^(DEFINE_\w+|DECLARE_\w+|LIST_HEAD|HLIST_HEAD)$')
 
@@ -157,12 +169,10 @@ def read_sources(repo):
     """{file: its C}, {file: its macros and the headers'}, {symbol:
     (file, 'fn' or 'data')}"""
     files, own, hdr = {}, {}, {}
-    for path in sorted(glob.glob(os.path.join(repo, '*.[ch]'))):
-        if path.endswith('.mod.c'):
-            continue
+    for path in module_sources(repo):
         with open(path) as f:
             text = strip_text(f.read())
-        name = os.path.basename(path)
+        name = os.path.relpath(path, repo)
         if name.endswith('.h'):
             hdr.update(macros(text))
         else:
@@ -202,12 +212,11 @@ def source_refs(files, macs, defs):
 def fresh_build(repo, files):
     """build/KV holding the same sources as the tree, each .c's object
     newer than it"""
-    srcs = sorted(glob.glob(os.path.join(repo, '*.[ch]')))
-    srcs = [s for s in srcs if not s.endswith('.mod.c')]
+    srcs = module_sources(repo)
     for d in sorted(glob.glob(os.path.join(repo, 'build', '*', ''))):
         ok = True
         for s in srcs:
-            copy = os.path.join(d, os.path.basename(s))
+            copy = os.path.join(d, os.path.relpath(s, repo))
             try:
                 with open(s, 'rb') as a, open(copy, 'rb') as b:
                     ok = a.read() == b.read()
@@ -364,6 +373,9 @@ def main():
     for f in sorted(set(where) - set(files)):
         errors.append('missing: %s (in design.rst\'s layers, not in the tree)' % f)
     for (a, b), syms in sorted(refs.items()):
+        if os.path.dirname(a) != os.path.dirname(b):
+            errors.append('module: %s -> %s: %s' % (a, b, show(syms)))
+            continue
         if a not in where or b not in where:
             continue
         (ia, la), (ib, lb) = where[a], where[b]
