@@ -15,11 +15,7 @@
  *    rx_reset publishes a fresh table and frees the old one after a grace
  *    period.  Readers of the file hold rxn->lock, so the table they look
  *    at cannot go away.
- *  - per stream: packet and byte counters and the latency histogram are
- *    per-CPU (u64_stats); sequence tracking, jitter, gaps, rate and the
- *    128-bit latency sums need the arrival order or a consistent snapshot
- *    and live in the stream under its own spinlock (pktgen_rxstat.c has
- *    the logic), written only by the CPUs that receive that stream.
+ *  - the streams, their counters and their locks: pktgen_rx_streams.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -44,67 +40,14 @@
 #include <net/net_namespace.h>
 
 #include "pktgen.h"
-#include "pktgen_rxstat.h"
+#include "pktgen_rx_streams.h"
 
-#define PG_RX_MAX_STREAMS	64
-#define PG_RX_HASH_SLOTS	128	/* open addressing, twice the streams */
 #define PG_RX_MAX_DEVS		64
-enum pg_rx_stats_mode {
-	PG_RX_STATS_COUNTER,	/* packets, bytes, sequence: no clock read */
-	PG_RX_STATS_BASIC,	/* + latency min/avg/max/stddev and jitter */
-	PG_RX_STATS_TIME,	/* + latency histogram and percentiles */
-};
 
 static const char * const pg_rx_stats_names[] = {
 	[PG_RX_STATS_COUNTER]	= "counter",
 	[PG_RX_STATS_BASIC]	= "basic",
 	[PG_RX_STATS_TIME]	= "time",
-};
-
-/* What identifies a stream (see Documentation/receiver.rst, "Streams"). */
-struct pg_rx_key {
-	u32 id;			/* extension stream id, or 0 */
-	int ifindex;		/* no extension: ingress device ... */
-	u8 ipver;		/* ... IP version ... */
-	u8 has_id;
-	u8 mac[ETH_ALEN];	/* ... and source MAC */
-};
-
-/* Per-CPU part of a stream: written only by the CPU that owns it. */
-struct pg_rx_pcpu {
-	struct u64_stats_sync syncp;
-	u64_stats_t packets;
-	u64_stats_t bytes;
-	u64_stats_t hist[PG_RXS_HIST_BUCKETS];
-};
-
-/*
- * Sequence, latency, jitter, gap and rate state need the arrival order (or
- * a consistent snapshot of 128-bit sums) and live in the stream under its
- * lock; the logic is pktgen_rxstat.c's.
- */
-struct pg_rx_stream {
-	struct pg_rx_key key;
-	bool ns_res;			/* carries nanosecond timestamps */
-	struct pg_rx_pcpu __percpu *pcpu;
-	/* written per packet by the receiving CPU(s) only */
-	spinlock_t lock ____cacheline_aligned_in_smp;
-	struct pg_rxs_seq seq;
-	struct pg_rxs_time time;
-};
-
-/* Counters of packets that belong to no stream. */
-struct pg_rx_misc {
-	struct u64_stats_sync syncp;
-	u64_stats_t overflow;		/* pktgen packets beyond the stream limit */
-};
-
-struct pg_rx_table {
-	spinlock_t create_lock;		/* serialises stream creation */
-	int nstreams;			/* published with release */
-	u8 slots[PG_RX_HASH_SLOTS];	/* stream index + 1, 0 = empty */
-	struct pg_rx_misc __percpu *misc;
-	struct pg_rx_stream streams[PG_RX_MAX_STREAMS];
 };
 
 struct pg_rx_dev {
@@ -129,17 +72,6 @@ struct pg_rx_net {
 	u32 copies;			/* packets per number, taken by new streams */
 	bool script;			/* display script */
 	char result[PG_RESULT_LEN];
-};
-
-/* A recognised packet. */
-struct pg_rx_pkt {
-	struct pg_rx_key key;
-	u32 seq;
-	u32 tv_sec;
-	u32 tv_nsec;			/* from tv_usec, or from the extension */
-	bool stamped;
-	bool malformed;			/* stamp out of range */
-	unsigned int frame_len;		/* Ethernet frame, FCS excluded */
 };
 
 /* ---- packet path: recognising -------------------------------------------- */
@@ -268,119 +200,6 @@ static bool pg_rx_parse(const struct sk_buff *skb, struct pg_rx_pkt *p)
 	return true;
 }
 
-/* ---- packet path: streams ------------------------------------------------- */
-
-static u32 pg_rx_key_hash(const struct pg_rx_key *key)
-{
-	return jhash(key, sizeof(*key), 0) & (PG_RX_HASH_SLOTS - 1);
-}
-
-static bool pg_rx_key_eq(const struct pg_rx_key *a, const struct pg_rx_key *b)
-{
-	return !memcmp(a, b, sizeof(*a));
-}
-
-/* Lock-free lookup; *slot is where the key would be inserted (or -1). */
-static struct pg_rx_stream *pg_rx_lookup(struct pg_rx_table *t, const struct pg_rx_key *key,
-					 int *slot)
-{
-	u32 h = pg_rx_key_hash(key);
-	int i, idx;
-
-	*slot = -1;
-	for (i = 0; i < PG_RX_HASH_SLOTS; i++, h = (h + 1) & (PG_RX_HASH_SLOTS - 1)) {
-		/* pairs with smp_store_release() in pg_rx_create() */
-		idx = smp_load_acquire(&t->slots[h]);
-		if (!idx) {
-			*slot = h;
-			return NULL;
-		}
-		if (pg_rx_key_eq(&t->streams[idx - 1].key, key))
-			return &t->streams[idx - 1];
-	}
-	return NULL;
-}
-
-/* The first packet of a stream; bounded by the stream limit. */
-static struct pg_rx_stream *pg_rx_create(struct pg_rx_table *t, const struct pg_rx_key *key,
-					 bool ns_res, u32 copies)
-{
-	struct pg_rx_stream *s;
-	int slot, n;
-
-	if (READ_ONCE(t->nstreams) >= PG_RX_MAX_STREAMS)
-		return NULL;
-	spin_lock(&t->create_lock);
-	/* another CPU may have created it meanwhile */
-	s = pg_rx_lookup(t, key, &slot);
-	n = t->nstreams;
-	if (s || slot < 0 || n >= PG_RX_MAX_STREAMS)
-		goto out;
-	s = &t->streams[n];
-	s->key = *key;
-	s->ns_res = ns_res;
-	/* a stream counts with one setting throughout: a change mid-run would mix two */
-	s->seq.copies = copies;
-	/* publish the initialised stream to lookups (pg_rx_lookup) ... */
-	smp_store_release(&t->slots[slot], n + 1);
-	/* ... and to readers of the file (pg_rx_show) */
-	smp_store_release(&t->nstreams, n + 1);
-out:
-	spin_unlock(&t->create_lock);
-	return s;
-}
-
-/* ---- packet path: counting -------------------------------------------------- */
-
-/*
- * Latency needs CLOCK_REALTIME (what the sender stamps); gaps and rate
- * take the monotonic clock under the stream's lock, so that it cannot
- * step and CPUs read it in the order in which they count.  Counter mode
- * reads no clock.
- */
-static void pg_rx_count(struct pg_rx_stream *s, const struct pg_rx_pkt *p, int mode)
-{
-	struct pg_rx_pcpu *c = this_cpu_ptr(s->pcpu);
-	struct pg_rxs_pkt in = {
-		.seq = p->seq,
-		.timed = mode != PG_RX_STATS_COUNTER,
-		.stamped = p->stamped,
-		.malformed = p->malformed,
-		.tv_sec = p->tv_sec,
-		.tv_nsec = p->tv_nsec,
-		.len = p->frame_len,
-	};
-	struct timespec64 now;
-	int bucket;
-
-	if (in.timed && in.stamped) {
-		ktime_get_real_ts64(&now);
-		in.now_sec = now.tv_sec;
-		in.now_nsec = now.tv_nsec;
-	}
-	spin_lock(&s->lock);
-	if (in.timed)
-		in.mono_ns = ktime_get_ns();
-	bucket = pg_rxs_count(&s->seq, &s->time, &in);
-	spin_unlock(&s->lock);
-
-	u64_stats_update_begin(&c->syncp);
-	u64_stats_inc(&c->packets);
-	u64_stats_add(&c->bytes, p->frame_len);
-	if (bucket >= 0 && mode == PG_RX_STATS_TIME)
-		u64_stats_inc(&c->hist[bucket]);
-	u64_stats_update_end(&c->syncp);
-}
-
-static void pg_rx_count_overflow(struct pg_rx_table *t)
-{
-	struct pg_rx_misc *m = this_cpu_ptr(t->misc);
-
-	u64_stats_update_begin(&m->syncp);
-	u64_stats_inc(&m->overflow);
-	u64_stats_update_end(&m->syncp);
-}
-
 static unsigned int pg_rx_hook(void *priv, struct sk_buff *skb,
 			       const struct nf_hook_state *state)
 {
@@ -409,52 +228,6 @@ static unsigned int pg_rx_hook(void *priv, struct sk_buff *skb,
 	/* a sink consumes what it measured: not a drop */
 	consume_skb(skb);
 	return NF_STOLEN;
-}
-
-/* ---- tables ------------------------------------------------------------------- */
-
-static void pg_rx_table_free(struct pg_rx_table *t)
-{
-	int i;
-
-	if (!t)
-		return;
-	for (i = 0; i < PG_RX_MAX_STREAMS; i++)
-		free_percpu(t->streams[i].pcpu);
-	free_percpu(t->misc);
-	kvfree(t);
-}
-
-/* Everything a stream can need is allocated here, none in the packet path. */
-static struct pg_rx_table *pg_rx_table_alloc(void)
-{
-	struct pg_rx_table *t;
-	int i, cpu;
-
-	t = kvzalloc(sizeof(*t), GFP_KERNEL);
-	if (!t)
-		return NULL;
-	spin_lock_init(&t->create_lock);
-	t->misc = alloc_percpu(struct pg_rx_misc);
-	if (!t->misc)
-		goto err_free;
-	for_each_possible_cpu(cpu)
-		u64_stats_init(&per_cpu_ptr(t->misc, cpu)->syncp);
-	for (i = 0; i < PG_RX_MAX_STREAMS; i++) {
-		struct pg_rx_stream *s = &t->streams[i];
-
-		spin_lock_init(&s->lock);
-		s->pcpu = alloc_percpu(struct pg_rx_pcpu);
-		if (!s->pcpu)
-			goto err_free;
-		for_each_possible_cpu(cpu)
-			u64_stats_init(&per_cpu_ptr(s->pcpu, cpu)->syncp);
-	}
-	return t;
-
-err_free:
-	pg_rx_table_free(t);
-	return NULL;
 }
 
 static struct pg_rx_table *pg_rx_table(struct pg_rx_net *rxn)
@@ -764,94 +537,6 @@ static ssize_t pg_rx_write(struct file *file, const char __user *ubuf, size_t co
 	return err ?: count;
 }
 
-/* ---- reading: merging the per-CPU counters -------------------------------------- */
-
-/* A stream's (or the total's) figures, merged over CPUs. */
-struct pg_rx_sum {
-	u64 packets, bytes;
-	u64 lost, reordered, duplicates, late, restarts, malformed, jitter_ns;
-	u64 wild;			/* of malformed: numbers not tracked */
-	u64 lat_negative;
-	struct pg_rxs_moments lat, gap;
-	struct pg_rxs_rate rate;
-	u32 first_seq, last_seq;
-	u64 hist[PG_RXS_HIST_BUCKETS];
-};
-
-/* One CPU's counters of a stream, read field by field within one fetch. */
-static void pg_rx_sum_cpu(struct pg_rx_sum *d, const struct pg_rx_pcpu *c)
-{
-	u64 packets, bytes;
-	unsigned int start;
-	int b;
-
-	do {
-		start = u64_stats_fetch_begin(&c->syncp);
-		packets = u64_stats_read(&c->packets);
-		bytes = u64_stats_read(&c->bytes);
-	} while (u64_stats_fetch_retry(&c->syncp, start));
-	d->packets += packets;
-	d->bytes += bytes;
-	/* buckets only ever grow: each is read whole, which is all a percentile needs */
-	for (b = 0; b < PG_RXS_HIST_BUCKETS; b++)
-		d->hist[b] += u64_stats_read(&c->hist[b]);
-}
-
-static void pg_rx_sum_stream(struct pg_rx_stream *s, struct pg_rx_sum *d)
-{
-	const struct pg_rxs_seq *q = &s->seq;
-	int cpu;
-
-	memset(d, 0, sizeof(*d));
-	for_each_possible_cpu(cpu)
-		pg_rx_sum_cpu(d, per_cpu_ptr(s->pcpu, cpu));
-
-	spin_lock_bh(&s->lock);
-	d->first_seq = q->first;
-	d->last_seq = q->max;
-	d->lost = pg_rxs_seq_lost(q);
-	d->reordered = q->reordered;
-	d->duplicates = q->duplicates;
-	d->late = q->late;
-	d->restarts = q->restarts;
-	d->malformed = q->malformed;
-	d->wild = q->wild;
-	d->jitter_ns = pg_rxs_jitter_ns(&s->time);
-	d->lat_negative = s->time.lat_negative;
-	d->lat = s->time.lat;
-	pg_rxs_gaps(&s->time, &d->gap);
-	pg_rxs_rate(&s->time, &d->rate);
-	spin_unlock_bh(&s->lock);
-}
-
-/*
- * Totals: sums, except jitter (the largest) and the sequence range (none);
- * the gaps of all streams together, each stream's within itself; the rate
- * of streams received at once is the sum of theirs.
- */
-static void pg_rx_sum_add(struct pg_rx_sum *tot, const struct pg_rx_sum *s)
-{
-	int b;
-
-	tot->packets += s->packets;
-	tot->bytes += s->bytes;
-	tot->lost += s->lost;
-	tot->reordered += s->reordered;
-	tot->duplicates += s->duplicates;
-	tot->late += s->late;
-	tot->restarts += s->restarts;
-	tot->malformed += s->malformed;
-	tot->wild += s->wild;
-	tot->lat_negative += s->lat_negative;
-	tot->jitter_ns = max(tot->jitter_ns, s->jitter_ns);
-	tot->rate.pps += s->rate.pps;
-	tot->rate.bps += s->rate.bps;
-	pg_rxs_moments_merge(&tot->lat, &s->lat);
-	pg_rxs_moments_merge(&tot->gap, &s->gap);
-	for (b = 0; b < PG_RXS_HIST_BUCKETS; b++)
-		tot->hist[b] += s->hist[b];
-}
-
 /* ---- reading: output ------------------------------------------------------------- */
 
 struct pg_rx_figures {
@@ -990,24 +675,6 @@ struct pg_rx_show_buf {
 	struct pg_rx_figures f;
 	char name[48];
 };
-
-static u64 pg_rx_overflow(struct pg_rx_table *t)
-{
-	unsigned int start;
-	u64 n = 0, v;
-	int cpu;
-
-	for_each_possible_cpu(cpu) {
-		struct pg_rx_misc *m = per_cpu_ptr(t->misc, cpu);
-
-		do {
-			start = u64_stats_fetch_begin(&m->syncp);
-			v = u64_stats_read(&m->overflow);
-		} while (u64_stats_fetch_retry(&m->syncp, start));
-		n += v;
-	}
-	return n;
-}
 
 static void pg_rx_show_head(struct seq_file *seq, struct pg_rx_net *rxn, int nstreams,
 			    u64 overflow)
