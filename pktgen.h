@@ -591,17 +591,6 @@ static inline int pg_ipsec_output(struct xfrm_state *x, struct sk_buff *skb,
 }
 #endif
 
-/* ---- pktgen_rx.c: receiver ------------------------------------------------ */
-
-/* The receiver reads struct pktgen_hdr and struct pktgen_hdr_ext above. */
-#define PG_RX_EXT_MAGIC		PG_EXT_MAGIC
-
-struct pg_rx_net;
-
-int pg_rx_net_init(struct pktgen_net *pn);
-void pg_rx_net_exit(struct pktgen_net *pn);
-void pg_rx_netdev_unregister(struct pktgen_net *pn, struct net_device *dev);
-
 /* ---- pktgen_ipopt_rx.c: IPv4 option classifier --------------------------------- */
 
 struct pg_ipopt_net;
