@@ -552,45 +552,6 @@ extern const struct proc_ops pg_dev_proc_ops;
 extern const struct proc_ops pg_ctrl_proc_ops;
 int pg_stats_show(struct seq_file *seq, void *v);
 
-/* pktgen_build.c: packets */
-int pg_build_prepare(struct pktgen_run *r, struct net_device *odev);
-void pg_build_release(struct pktgen_run *r);
-void pg_cursor_reset(struct pktgen_run *r);
-struct sk_buff *pg_build_skb(struct pktgen_run *r, struct net_device *odev,
-			     struct sk_buff *old);
-u32 pg_min_frame(const struct pktgen_config *cfg);
-void pg_resolve_sizes(struct pktgen_config *cfg);
-
-/* pktgen_ipopt_tx.c: the ip_opt command's option bytes */
-int pg_ip_opt_parse(char *spec, u8 *opt, unsigned int *len, const char **why);
-
-/* pktgen_ipsec.c: ESP through a user-installed SA (flag IPSEC) */
-#if IS_ENABLED(CONFIG_XFRM)
-struct xfrm_state *pg_ipsec_lookup(struct pktgen_run *r, struct net *net, __be32 daddr);
-void pg_ipsec_put(struct xfrm_state *x);
-unsigned int pg_ipsec_header_len(const struct xfrm_state *x);
-int pg_ipsec_output(struct xfrm_state *x, struct sk_buff *skb, unsigned int l2_len);
-#else
-static inline struct xfrm_state *pg_ipsec_lookup(struct pktgen_run *r, struct net *net,
-						 __be32 daddr)
-{
-	return NULL;
-}
-
-static inline void pg_ipsec_put(struct xfrm_state *x) {}
-
-static inline unsigned int pg_ipsec_header_len(const struct xfrm_state *x)
-{
-	return 0;
-}
-
-static inline int pg_ipsec_output(struct xfrm_state *x, struct sk_buff *skb,
-				  unsigned int l2_len)
-{
-	return -EOPNOTSUPP;
-}
-#endif
-
 /* ---- pktgen_ipopt_rx.c: IPv4 option classifier --------------------------------- */
 
 struct pg_ipopt_net;

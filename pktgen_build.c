@@ -27,6 +27,8 @@
 #include <net/ip6_checksum.h>
 
 #include "pktgen.h"
+#include "pktgen_build.h"
+#include "pktgen_ipsec.h"
 
 #define PG_MPLS_S		0x100		/* bottom of stack */
 #define PG_MPLS_LABEL_SHIFT	12

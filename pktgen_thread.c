@@ -21,6 +21,7 @@
 #include <net/dst.h>
 
 #include "pktgen.h"
+#include "pktgen_build.h"
 
 /* Closer than this to the deadline the thread spins instead of sleeping. */
 #define PG_SPIN_NS		(100 * NSEC_PER_USEC)
