@@ -12,7 +12,6 @@ struct sk_buff;
 
 int pg_build_prepare(struct pktgen_run *r, struct net_device *odev);
 void pg_build_release(struct pktgen_run *r);
-void pg_cursor_reset(struct pktgen_run *r);
 struct sk_buff *pg_build_skb(struct pktgen_run *r, struct net_device *odev,
 			     struct sk_buff *old);
 u32 pg_min_frame(const struct pktgen_config *cfg);

@@ -6,10 +6,18 @@
 #include <linux/errno.h>
 #include <linux/types.h>
 
+#include "pktgen.h"
+
 struct net;
-struct pktgen_run;
 struct sk_buff;
 struct xfrm_state;
+
+/* Whether the run's packets go through ESP (IPv4 only). */
+static inline bool pg_ipsec_on(const struct pktgen_run *r)
+{
+	return IS_ENABLED(CONFIG_XFRM) && (r->cfg.flags & PG_F(IPSEC)) &&
+	       !(r->cfg.flags & PG_F(IPV6));
+}
 
 #if IS_ENABLED(CONFIG_XFRM)
 struct xfrm_state *pg_ipsec_lookup(struct pktgen_run *r, struct net *net, __be32 daddr);
