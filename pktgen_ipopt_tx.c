@@ -17,6 +17,7 @@
 #include <net/ip.h>
 
 #include "pktgen.h"
+#include "pktgen_ipopt_tx.h"
 
 #define PG_OPT_RR_MAX		9	/* (40 - 3) / 4 */
 #define PG_OPT_TS_MAX		9	/* (40 - 4) / 4 */

@@ -22,6 +22,7 @@
 #include <net/xfrm.h>
 
 #include "pktgen.h"
+#include "pktgen_ipsec.h"
 
 /* Largest link-layer header pktgen builds: Ethernet, two tags, 16 labels. */
 #define PG_MAX_L2	(ETH_HLEN + 2 * VLAN_HLEN + PG_MAX_MPLS * 4)

@@ -19,6 +19,8 @@
 #include <net/netns/generic.h>
 
 #include "pktgen.h"
+#include "pktgen_rx.h"
+#include "pktgen_rx_proc.h"
 
 int pg_debug;
 

@@ -27,6 +27,8 @@
 #include <net/net_namespace.h>
 
 #include "pktgen.h"
+#include "pktgen_build.h"
+#include "pktgen_ipopt_tx.h"
 
 /* Command names longer than these do not exist (upstream's limits). */
 #define PG_DEV_CMD_MAX		15

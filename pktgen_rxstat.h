@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * pktgen: the receiver's sequence and statistics logic as pure functions
- * (no skb, no lock, no clock): pktgen_rx.c calls them under the stream's
- * lock, and tests/host/rxstat.c compiles the same pktgen_rxstat.c in user
- * space to compare them with a reference model.  The definitions are in
- * Documentation/receiver.rst.
+ * (no skb, no lock, no clock): pktgen_rx_streams.c calls them under the
+ * stream's lock, pktgen_rx_proc.c for its figures, and tests/host/rxstat.c
+ * compiles the same pktgen_rxstat.c in user space to compare them with a
+ * reference model.  The definitions are in Documentation/receiver.rst.
  *
  * In user space the includer defines the kernel types (u32, u64, ...),
  * U64_MAX, bool, and the few helpers of linux/math64.h used here.

@@ -21,6 +21,8 @@
 #include <net/dst.h>
 
 #include "pktgen.h"
+#include "pktgen_build.h"
+#include "pktgen_build_vary.h"
 
 /* Closer than this to the deadline the thread spins instead of sleeping. */
 #define PG_SPIN_NS		(100 * NSEC_PER_USEC)

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pktgen: the receiver's stream tables (pktgen_rx_streams.c): the streams
+ * a table holds, how the hook finds, creates and counts them, and how a
+ * reader sums them.
+ */
+#ifndef _PKTGEN_RX_STREAMS_H
+#define _PKTGEN_RX_STREAMS_H
+
+#include <linux/if_ether.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+#include "pktgen_rxstat.h"
+
+#define PG_RX_MAX_STREAMS	64
+#define PG_RX_HASH_SLOTS	128	/* open addressing, twice the streams */
+
+enum pg_rx_stats_mode {
+	PG_RX_STATS_COUNTER,	/* packets, bytes, sequence: no clock read */
+	PG_RX_STATS_BASIC,	/* + latency min/avg/max/stddev and jitter */
+	PG_RX_STATS_TIME,	/* + latency histogram and percentiles */
+};
+
+/* per-CPU parts, pktgen_rx_streams.c's alone */
+struct pg_rx_pcpu;
+struct pg_rx_misc;
+
+/* What identifies a stream (see Documentation/receiver.rst, "Streams"). */
+struct pg_rx_key {
+	u32 id;			/* extension stream id, or 0 */
+	int ifindex;		/* no extension: ingress device ... */
+	u8 ipver;		/* ... IP version ... */
+	u8 has_id;
+	u8 mac[ETH_ALEN];	/* ... and source MAC */
+};
+
+/*
+ * Sequence, latency, jitter, gap and rate state need the arrival order (or
+ * a consistent snapshot of 128-bit sums) and live in the stream under its
+ * lock; the logic is pktgen_rxstat.c's.
+ */
+struct pg_rx_stream {
+	struct pg_rx_key key;
+	bool ns_res;			/* carries nanosecond timestamps */
+	struct pg_rx_pcpu __percpu *pcpu;
+	/* written per packet by the receiving CPU(s) only */
+	spinlock_t lock ____cacheline_aligned_in_smp;
+	struct pg_rxs_seq seq;
+	struct pg_rxs_time time;
+};
+
+struct pg_rx_table {
+	spinlock_t create_lock;		/* serialises stream creation */
+	int nstreams;			/* published with release */
+	u8 slots[PG_RX_HASH_SLOTS];	/* stream index + 1, 0 = empty */
+	struct pg_rx_misc __percpu *misc;
+	struct pg_rx_stream streams[PG_RX_MAX_STREAMS];
+};
+
+/* A recognised packet. */
+struct pg_rx_pkt {
+	struct pg_rx_key key;
+	u32 seq;
+	u32 tv_sec;
+	u32 tv_nsec;			/* from tv_usec, or from the extension */
+	bool stamped;
+	bool malformed;			/* stamp out of range */
+	unsigned int frame_len;		/* Ethernet frame, FCS excluded */
+};
+
+/* A stream's (or the total's) figures, merged over CPUs. */
+struct pg_rx_sum {
+	u64 packets, bytes;
+	u64 lost, reordered, duplicates, late, restarts, malformed, jitter_ns;
+	u64 wild;			/* of malformed: numbers not tracked */
+	u64 lat_negative;
+	struct pg_rxs_moments lat, gap;
+	struct pg_rxs_rate rate;
+	u32 first_seq, last_seq;
+	u64 hist[PG_RXS_HIST_BUCKETS];
+};
+
+struct pg_rx_stream *pg_rx_lookup(struct pg_rx_table *t, const struct pg_rx_key *key,
+				  int *slot);
+struct pg_rx_stream *pg_rx_create(struct pg_rx_table *t, const struct pg_rx_key *key,
+				  bool ns_res, u32 copies);
+void pg_rx_count(struct pg_rx_stream *s, const struct pg_rx_pkt *p, int mode);
+void pg_rx_count_overflow(struct pg_rx_table *t);
+void pg_rx_table_free(struct pg_rx_table *t);
+struct pg_rx_table *pg_rx_table_alloc(void);
+void pg_rx_sum_stream(struct pg_rx_stream *s, struct pg_rx_sum *d);
+void pg_rx_sum_add(struct pg_rx_sum *tot, const struct pg_rx_sum *s);
+u64 pg_rx_overflow(struct pg_rx_table *t);
+
+#endif /* _PKTGEN_RX_STREAMS_H */
