@@ -550,7 +550,6 @@ void pg_thread_rebind(struct pktgen_net *pn, unsigned int cpu);
 extern const struct proc_ops pg_thread_proc_ops;
 extern const struct proc_ops pg_dev_proc_ops;
 extern const struct proc_ops pg_ctrl_proc_ops;
-int pg_stats_show(struct seq_file *seq, void *v);
 
 /* pktgen_build.c: packets */
 int pg_build_prepare(struct pktgen_run *r, struct net_device *odev);
