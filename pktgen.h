@@ -389,18 +389,6 @@ enum pg_inject_state {
 	PG_INJECT_DONE,
 };
 
-/* Control requests posted to a thread (bits in pktgen_thread::control). */
-enum pg_thread_ctl {
-	PG_CTL_STOP,
-	PG_CTL_RUN,
-	PG_CTL_REMDEVALL,
-	PG_CTL_REMDEV,
-	PG_CTL_RUNDEV,		/* start devices whose inject is PENDING */
-	PG_CTL_STOPDEV,		/* stop devices with stop_pending */
-	PG_CTL_CLEAR,		/* clear the counters of devices with clear_pending */
-	PG_CTL_RENAME,		/* re-create the files of renamed devices */
-};
-
 struct pktgen_thread {
 	struct list_head list;		/* pn->threads, RCU */
 	struct pktgen_net *pn;
@@ -537,13 +525,6 @@ int pg_parse_num(const char *val, u64 max, u64 *out);
 int pg_thread_create(struct pktgen_net *pn, unsigned int cpu, bool start);
 int pg_thread_start(struct pktgen_thread *t);
 void pg_thread_destroy(struct pktgen_thread *t);
-unsigned long pg_thread_post(struct pktgen_thread *t, enum pg_thread_ctl ctl);
-void pg_thread_post_wait(struct pktgen_thread *t, enum pg_thread_ctl ctl);
-void pg_thread_kick(struct pktgen_thread *t);
-void pg_ctrl_start(struct pktgen_net *pn);
-void pg_ctrl_post_all(struct pktgen_net *pn, enum pg_thread_ctl ctl);
-int pg_dev_inject(struct pktgen_dev *pkt_dev);
-void pg_dev_clear_counters(struct pktgen_dev *pkt_dev);
 void pg_thread_rebind(struct pktgen_net *pn, unsigned int cpu);
 
 /* pktgen_proc.c: device, thread, pgctrl and pgstats files */

@@ -20,6 +20,7 @@
 #include <net/netns/generic.h>
 
 #include "pktgen.h"
+#include "pktgen_ctl.h"
 #include "pktgen_show.h"
 
 int pg_debug;

@@ -16,6 +16,7 @@
 #include <net/net_namespace.h>
 
 #include "pktgen.h"
+#include "pktgen_ctl.h"
 #include "pktgen_rules.h"
 #include "pktgen_set.h"
 #include "pktgen_show.h"

@@ -17,6 +17,7 @@
 #include <linux/string.h>
 
 #include "pktgen.h"
+#include "pktgen_ctl.h"
 #include "pktgen_rules.h"
 
 #define PG_MAX_BURST		1000000

@@ -21,6 +21,7 @@
 #include <linux/string.h>
 
 #include "pktgen.h"
+#include "pktgen_ctl.h"
 #include "pktgen_rules.h"
 #include "pktgen_set.h"
 
