@@ -9,7 +9,7 @@
  *  - struct pktgen_run belongs to the device's thread while the device is
  *    running; readers of the proc file only peek at counters.
  *  - the net_device reference belongs to the device registry
- *    (pktgen_main.c): taken on add_device, dropped exactly once when the
+ *    (pktgen_dev.c): taken on add_device, dropped exactly once when the
  *    thread removes the device.
  */
 #ifndef _PKTGEN_H
@@ -479,58 +479,27 @@ static inline void pg_counter_add(u64 *counter, u64 n)
 
 /*
  * The files as layers; a file calls only those below it (the proc_ops,
- * hooks and notifiers it registers aside):
+ * hooks and notifiers it registers aside).  pktgen_proc.c, pktgen_show.c,
+ * pktgen_set.c, pktgen_rules.c, pktgen_thread.c, pktgen_dev.c,
+ * pktgen_ctl.c and pktgen_cmd.c declare what they offer in a header of
+ * their own (pktgen_dev.h, ...), so a file's includes show what it uses;
+ * this one holds the shared structures and the other files' prototypes:
  *	pktgen_main.c		module init/exit, namespaces, CPU hotplug,
  *				the netdevice notifier
  *	pktgen_proc.c		device, thread, pgctrl and pgstats files
+ *	pktgen_show.c		what they show: Params, Current, pgstats
+ *	pktgen_set.c		a device file's commands
+ *	pktgen_rules.c		the rules between settings, the Current overlay
  *	pktgen_rx.c, pktgen_ipopt_rx.c	pgrx and ipopt (files and hooks);
  *	pktgen_ipoption_sock.c	the PF_IPOPTION socket family (its hooks)
  *				pktgen_rxstat.c the receiver's arithmetic
  *	pktgen_thread.c		threads, runs, transmit
  *	pktgen_build.c		packets (pktgen_ipopt_tx.c, pktgen_ipsec.c)
  *	pktgen_dev.c		device registry, Result lines
+ *	pktgen_ctl.c		requests posted to threads, waits for them
  *	pktgen_cmd.c		the write grammar
  * Documentation/design.rst has the whole map.
  */
-
-/* pktgen_dev.c: device registry, Result lines */
-int pg_add_device(struct pktgen_thread *t, const char *name);
-void pg_remove_device(struct pktgen_dev *pkt_dev);
-void pg_set_result(struct pktgen_dev *pkt_dev, const char *fmt, ...) __printf(2, 3);
-void pg_thread_set_result(struct pktgen_thread *t, const char *fmt, ...) __printf(2, 3);
-void pg_default_config(struct pktgen_config *cfg, const struct net_device *odev);
-void pg_dev_file_closing(struct pktgen_dev *pkt_dev, bool closing);
-bool pg_netdev_in_use(struct pktgen_net *pn, struct net_device *dev);
-void pg_dev_rename_request(struct pktgen_dev *pkt_dev, const char *ifname);
-void pg_dev_rename_file(struct pktgen_dev *pkt_dev);
-bool pg_netdev_renames_done(struct pktgen_net *pn, struct net_device *dev);
-void pg_netdev_abandoned(struct pktgen_net *pn, struct net_device *dev);
-
-/* pktgen_cmd.c: the write grammar of every file */
-/* Longest write every file takes, in bytes (E2BIG beyond) */
-#define PG_WRITE_MAX		1023
-/* Digits of a number (upstream's limit) */
-#define PG_DIGITS		10
-bool pg_is_sep(char c);
-const char *pg_skip_seps(const char *p);
-size_t pg_word_len(const char *p);
-void pg_cmd_printable(char *cmd);
-char *pg_cmd_fetch(const struct file *file, const char __user *ubuf, size_t count);
-const char *pg_cmd_refusal(int err);
-char *pg_split_cmd(char *buf, const char **name, size_t max_name);
-int pg_split_words(char *buf, char **argv, int max);
-int pg_parse_num(const char *val, u64 max, u64 *out);
-
-/* pktgen_thread.c: threads, runs, transmit, results */
-int pg_thread_create(struct pktgen_net *pn, unsigned int cpu, bool start);
-int pg_thread_start(struct pktgen_thread *t);
-void pg_thread_destroy(struct pktgen_thread *t);
-void pg_thread_rebind(struct pktgen_net *pn, unsigned int cpu);
-
-/* pktgen_proc.c: device, thread, pgctrl and pgstats files */
-extern const struct proc_ops pg_thread_proc_ops;
-extern const struct proc_ops pg_dev_proc_ops;
-extern const struct proc_ops pg_ctrl_proc_ops;
 
 /* pktgen_build.c: packets */
 int pg_build_prepare(struct pktgen_run *r, struct net_device *odev);

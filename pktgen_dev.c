@@ -18,6 +18,8 @@
 #include <linux/string.h>
 
 #include "pktgen.h"
+#include "pktgen_dev.h"
+#include "pktgen_proc.h"
 
 static int pg_count_d = 1000;
 static int pg_delay_d;
@@ -58,7 +60,7 @@ void pg_thread_set_result(struct pktgen_thread *t, const char *fmt, ...)
 	va_end(ap);
 }
 
-void pg_default_config(struct pktgen_config *cfg, const struct net_device *odev)
+static void pg_default_config(struct pktgen_config *cfg, const struct net_device *odev)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->count = pg_count_d > 0 ? pg_count_d : 0;
@@ -216,7 +218,7 @@ err_unlock:
  * that waits for something ("inject") is let go and new ones refused, so
  * that no rename or removal, under RTNL or not, waits on a writer.
  */
-void pg_dev_file_closing(struct pktgen_dev *pkt_dev, bool closing)
+static void pg_dev_file_closing(struct pktgen_dev *pkt_dev, bool closing)
 {
 	spin_lock_bh(&pkt_dev->lock);
 	WRITE_ONCE(pkt_dev->file_closing, closing);

@@ -47,6 +47,7 @@
 #include <net/net_namespace.h>
 
 #include "pktgen.h"
+#include "pktgen_cmd.h"
 
 #define PG_IPOPT_SLOTS		32		/* interfaces with a row of their own */
 #define PG_IPOPT_ROWS		(PG_IPOPT_SLOTS + 1)	/* + "others" */

@@ -21,7 +21,10 @@
 
 #include "pktgen.h"
 #include "pktgen_ctl.h"
+#include "pktgen_dev.h"
+#include "pktgen_proc.h"
 #include "pktgen_show.h"
+#include "pktgen_thread.h"
 
 int pg_debug;
 

@@ -16,10 +16,14 @@
 #include <net/net_namespace.h>
 
 #include "pktgen.h"
-#include "pktgen_ctl.h"
-#include "pktgen_rules.h"
+#include "pktgen_proc.h"
 #include "pktgen_set.h"
 #include "pktgen_show.h"
+#include "pktgen_rules.h"
+#include "pktgen_thread.h"
+#include "pktgen_dev.h"
+#include "pktgen_ctl.h"
+#include "pktgen_cmd.h"
 
 /* Command names longer than these do not exist (upstream's limits). */
 #define PG_DEV_CMD_MAX		15

@@ -17,8 +17,8 @@
 #include <linux/string.h>
 
 #include "pktgen.h"
-#include "pktgen_ctl.h"
 #include "pktgen_rules.h"
+#include "pktgen_ctl.h"
 
 #define PG_MAX_BURST		1000000
 #define PG_MAX_FRAGS_CMD	INT_MAX

@@ -44,6 +44,7 @@
 #include <net/net_namespace.h>
 
 #include "pktgen.h"
+#include "pktgen_cmd.h"
 #include "pktgen_rxstat.h"
 
 #define PG_RX_MAX_STREAMS	64

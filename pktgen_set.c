@@ -21,9 +21,11 @@
 #include <linux/string.h>
 
 #include "pktgen.h"
-#include "pktgen_ctl.h"
-#include "pktgen_rules.h"
 #include "pktgen_set.h"
+#include "pktgen_rules.h"
+#include "pktgen_dev.h"
+#include "pktgen_ctl.h"
+#include "pktgen_cmd.h"
 
 /* Flag names in bit order: the order of the Flags line and of the list. */
 const char * const pg_flag_names[PG_FB_NBITS] = {

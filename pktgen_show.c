@@ -14,9 +14,9 @@
 #include <linux/string.h>
 
 #include "pktgen.h"
-#include "pktgen_rules.h"
-#include "pktgen_set.h"
 #include "pktgen_show.h"
+#include "pktgen_set.h"
+#include "pktgen_rules.h"
 
 /* ---- device file: Params / Current / Result --------------------------------- */
 

@@ -22,7 +22,10 @@
 #include <net/dst.h>
 
 #include "pktgen.h"
+#include "pktgen_thread.h"
+#include "pktgen_dev.h"
 #include "pktgen_ctl.h"
+#include "pktgen_proc.h"
 
 /* Closer than this to the deadline the thread spins instead of sleeping. */
 #define PG_SPIN_NS		(100 * NSEC_PER_USEC)

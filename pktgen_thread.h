@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* pktgen_thread.c: the per-CPU threads, runs, transmit, results. */
+#ifndef _PKTGEN_THREAD_H
+#define _PKTGEN_THREAD_H
+
+#include "pktgen.h"
+
+int pg_thread_create(struct pktgen_net *pn, unsigned int cpu, bool start);
+int pg_thread_start(struct pktgen_thread *t);
+void pg_thread_destroy(struct pktgen_thread *t);
+void pg_thread_rebind(struct pktgen_net *pn, unsigned int cpu);
+
+#endif /* _PKTGEN_THREAD_H */
