@@ -3,8 +3,9 @@
  * pktgen: the device registry.  Adds, finds, renames and removes the
  * pktgen devices of a namespace (each bound to a net_device and owning a
  * file of /proc/net/pktgen), gives a new one its default config, and
- * sets the Result lines of devices and threads.  Calls nothing above it:
- * the files and the threads call in.
+ * sets the Result lines of devices and threads.  Calls nothing above it
+ * (it posts requests to threads through pktgen_ctl.c): the files, the
+ * threads and the notifier call in.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -19,6 +20,7 @@
 
 #include "pktgen.h"
 #include "pktgen_dev.h"
+#include "pktgen_ctl.h"
 #include "pktgen_proc.h"
 
 static int pg_count_d = 1000;
@@ -323,13 +325,44 @@ void pg_netdev_abandoned(struct pktgen_net *pn, struct net_device *dev)
  * Under RTNL and pn->lock (the notifier): @pkt_dev's interface is now
  * called @ifname; its thread is to re-create the file.
  */
-void pg_dev_rename_request(struct pktgen_dev *pkt_dev, const char *ifname)
+static void pg_dev_rename_request(struct pktgen_dev *pkt_dev, const char *ifname)
 {
 	lockdep_assert_held(&pkt_dev->thread->pn->lock);
 	spin_lock_bh(&pkt_dev->lock);
 	strscpy(pkt_dev->rename_to, ifname, sizeof(pkt_dev->rename_to));
 	WRITE_ONCE(pkt_dev->rename_gen, pkt_dev->rename_gen + 1);
 	spin_unlock_bh(&pkt_dev->lock);
+}
+
+/*
+ * Ask the thread of every pktgen device bound to @dev to act on @ctl:
+ * PG_CTL_REMDEV (once per device) or PG_CTL_RENAME (to @dev's new name).
+ * True if any was asked.
+ */
+bool pg_netdev_post(struct pktgen_net *pn, struct net_device *dev, enum pg_thread_ctl ctl)
+{
+	struct pktgen_thread *t;
+	struct pktgen_dev *pkt_dev;
+	bool posted = false;
+
+	mutex_lock(&pn->lock);
+	list_for_each_entry(t, &pn->threads, list) {
+		list_for_each_entry(pkt_dev, &t->devs, list) {
+			if (pkt_dev->odev != dev)
+				continue;
+			if (ctl == PG_CTL_RENAME) {
+				pg_dev_rename_request(pkt_dev, dev->name);
+			} else {
+				if (READ_ONCE(pkt_dev->remove_pending))
+					continue;
+				WRITE_ONCE(pkt_dev->remove_pending, true);
+			}
+			pg_thread_post(t, ctl);
+			posted = true;
+		}
+	}
+	mutex_unlock(&pn->lock);
+	return posted;
 }
 
 /* Every pktgen device of @dev has a file named after its latest name. */

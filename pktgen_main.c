@@ -39,38 +39,6 @@ static struct pktgen_net *pg_net(struct net *net)
 }
 
 /*
- * Ask the thread of every pktgen device bound to @dev to act on @ctl:
- * PG_CTL_REMDEV (once per device) or PG_CTL_RENAME (to @dev's new name).
- * True if any was asked.
- */
-static bool pg_netdev_post(struct pktgen_net *pn, struct net_device *dev,
-			   enum pg_thread_ctl ctl)
-{
-	struct pktgen_thread *t;
-	struct pktgen_dev *pkt_dev;
-	bool posted = false;
-
-	mutex_lock(&pn->lock);
-	list_for_each_entry(t, &pn->threads, list) {
-		list_for_each_entry(pkt_dev, &t->devs, list) {
-			if (pkt_dev->odev != dev)
-				continue;
-			if (ctl == PG_CTL_RENAME) {
-				pg_dev_rename_request(pkt_dev, dev->name);
-			} else {
-				if (READ_ONCE(pkt_dev->remove_pending))
-					continue;
-				WRITE_ONCE(pkt_dev->remove_pending, true);
-			}
-			pg_thread_post(t, ctl);
-			posted = true;
-		}
-	}
-	mutex_unlock(&pn->lock);
-	return posted;
-}
-
-/*
  * How long the notifier waits, under RTNL, for a thread to act on an
  * unregister or a rename of a device it owns: upstream pktgen's 1.25 s
  * (ten tries of 125 ms).  A thread may be held up for as long as user
