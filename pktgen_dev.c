@@ -21,7 +21,6 @@
 #include "pktgen.h"
 #include "pktgen_dev.h"
 #include "pktgen_ctl.h"
-#include "pktgen_proc.h"
 
 static int pg_count_d = 1000;
 static int pg_delay_d;
@@ -33,6 +32,14 @@ module_param(pg_delay_d, int, 0);
 MODULE_PARM_DESC(pg_delay_d, "Default inter-packet delay in ns (0)");
 module_param(pg_clone_skb_d, int, 0);
 MODULE_PARM_DESC(pg_clone_skb_d, "Default clone_skb on devices that allow shared skbs (0)");
+
+/* A device file's ops: pktgen_proc.c's, handed down by pg_dev_files_init() */
+static const struct proc_ops *pg_dev_file_ops __ro_after_init;
+
+void pg_dev_files_init(const struct proc_ops *ops)
+{
+	pg_dev_file_ops = ops;
+}
 
 static __printf(3, 0) void pg_vset(char *buf, spinlock_t *lock, const char *fmt, va_list ap)
 {
@@ -198,7 +205,7 @@ int pg_add_device(struct pktgen_thread *t, const char *name)
 	pg_default_config(&pkt_dev->cfg, pkt_dev->odev);
 
 	pkt_dev->entry = pg_proc_own(proc_create_data(name, 0600, pn->proc_dir,
-						      &pg_dev_proc_ops, pkt_dev));
+						      pg_dev_file_ops, pkt_dev));
 	if (!pkt_dev->entry) {
 		err = -EINVAL;
 		goto err_put_dev;
@@ -420,7 +427,7 @@ void pg_dev_rename_file(struct pktgen_dev *pkt_dev)
 			goto done;
 		}
 		entry = pg_proc_own(proc_create_data(name, 0600, pn->proc_dir,
-						     &pg_dev_proc_ops, pkt_dev));
+						     pg_dev_file_ops, pkt_dev));
 		if (!entry) {
 			pr_err("cannot create /proc/net/pktgen/%s: keeping %s\n",
 			       name, pkt_dev->name);

@@ -3,9 +3,12 @@
 #ifndef _PKTGEN_DEV_H
 #define _PKTGEN_DEV_H
 
+#include <linux/proc_fs.h>
+
 #include "pktgen.h"
 #include "pktgen_ctl.h"
 
+void pg_dev_files_init(const struct proc_ops *ops);
 int pg_add_device(struct pktgen_thread *t, const char *name);
 void pg_remove_device(struct pktgen_dev *pkt_dev);
 void pg_set_result(struct pktgen_dev *pkt_dev, const char *fmt, ...) __printf(2, 3);

@@ -14,7 +14,6 @@
 #include <linux/module.h>
 #include <linux/namei.h>
 #include <linux/netdevice.h>
-#include <linux/proc_fs.h>
 #include <linux/rculist.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
@@ -23,7 +22,6 @@
 #include "pktgen_ctl.h"
 #include "pktgen_dev.h"
 #include "pktgen_proc.h"
-#include "pktgen_show.h"
 #include "pktgen_thread.h"
 
 int pg_debug;
@@ -145,19 +143,12 @@ static int __net_init pg_net_init(struct net *net)
 	mutex_init(&pn->lock);
 	init_waitqueue_head(&pn->wq);
 
-	pn->proc_dir = pg_proc_own(proc_mkdir(PG_PROC_DIR, net->proc_net));
-	if (!pn->proc_dir)
-		return -ENOMEM;
-	if (!pg_proc_own(proc_create_data(PG_CTRL_NAME, 0600, pn->proc_dir,
-					  &pg_ctrl_proc_ops, pn)) ||
-	    !pg_proc_own(proc_create_single_data(PG_STATS_NAME, 0600, pn->proc_dir,
-						 pg_stats_show, pn))) {
-		err = -ENOMEM;
-		goto err_remove_dir;
-	}
+	err = pg_proc_net_init(pn);
+	if (err)
+		return err;
 	err = pg_rx_net_init(pn);
 	if (err)
-		goto err_remove_dir;
+		goto err_proc_exit;
 	err = pg_ipopt_net_init(pn);
 	if (err)
 		goto err_rx_exit;
@@ -180,8 +171,8 @@ err_ipopt_exit:
 	pg_ipopt_net_exit(pn);
 err_rx_exit:
 	pg_rx_net_exit(pn);
-err_remove_dir:
-	proc_remove(pn->proc_dir);
+err_proc_exit:
+	pg_proc_net_exit(pn);
 	return err;
 }
 
@@ -208,7 +199,7 @@ static void __net_exit pg_net_exit(struct net *net)
 	pg_ipo_net_exit(pn);
 	pg_ipopt_net_exit(pn);
 	pg_rx_net_exit(pn);
-	proc_remove(pn->proc_dir);
+	pg_proc_net_exit(pn);
 }
 
 static struct pernet_operations pg_net_ops = {
@@ -256,6 +247,7 @@ static int __init pg_init(void)
 		return -EEXIST;
 	}
 
+	pg_proc_init();
 	err = register_pernet_subsys(&pg_net_ops);
 	if (err)
 		return err;

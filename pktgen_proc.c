@@ -72,7 +72,7 @@ static int pg_dev_open(struct inode *inode, struct file *file)
 	return single_open(file, pg_dev_show, pkt_dev);
 }
 
-const struct proc_ops pg_dev_proc_ops = {
+static const struct proc_ops pg_dev_proc_ops = {
 	.proc_open	= pg_dev_open,
 	.proc_read	= seq_read,
 	.proc_lseek	= seq_lseek,
@@ -164,7 +164,7 @@ static int pg_thread_open(struct inode *inode, struct file *file)
 	return single_open(file, pg_thread_show, pde_data(inode));
 }
 
-const struct proc_ops pg_thread_proc_ops = {
+static const struct proc_ops pg_thread_proc_ops = {
 	.proc_open	= pg_thread_open,
 	.proc_read	= seq_read,
 	.proc_lseek	= seq_lseek,
@@ -235,10 +235,45 @@ static ssize_t pg_ctrl_write(struct file *file, const char __user *ubuf,
 	return err ?: count;
 }
 
-const struct proc_ops pg_ctrl_proc_ops = {
+static const struct proc_ops pg_ctrl_proc_ops = {
 	.proc_open	= pg_ctrl_open,
 	.proc_read	= seq_read,
 	.proc_lseek	= seq_lseek,
 	.proc_write	= pg_ctrl_write,
 	.proc_release	= single_release,
 };
+
+/* ---- the files' owner ------------------------------------------------------ */
+
+/*
+ * The registry and the threads create the device and thread files (a
+ * device's again on a rename) with these ops, handed down once at module
+ * load, before any namespace exists.
+ */
+void pg_proc_init(void)
+{
+	pg_dev_files_init(&pg_dev_proc_ops);
+	pg_thread_files_init(&pg_thread_proc_ops);
+}
+
+/* A namespace's /proc/net/pktgen with pgctrl and pgstats. */
+int pg_proc_net_init(struct pktgen_net *pn)
+{
+	pn->proc_dir = pg_proc_own(proc_mkdir(PG_PROC_DIR, pn->net->proc_net));
+	if (!pn->proc_dir)
+		return -ENOMEM;
+	if (!pg_proc_own(proc_create_data(PG_CTRL_NAME, 0600, pn->proc_dir,
+					  &pg_ctrl_proc_ops, pn)) ||
+	    !pg_proc_own(proc_create_single_data(PG_STATS_NAME, 0600, pn->proc_dir,
+						 pg_stats_show, pn))) {
+		proc_remove(pn->proc_dir);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The directory and every file left in it. */
+void pg_proc_net_exit(struct pktgen_net *pn)
+{
+	proc_remove(pn->proc_dir);
+}

@@ -3,10 +3,10 @@
 #ifndef _PKTGEN_PROC_H
 #define _PKTGEN_PROC_H
 
-#include <linux/proc_fs.h>
+#include "pktgen.h"
 
-extern const struct proc_ops pg_thread_proc_ops;
-extern const struct proc_ops pg_dev_proc_ops;
-extern const struct proc_ops pg_ctrl_proc_ops;
+void pg_proc_init(void);
+int pg_proc_net_init(struct pktgen_net *pn);
+void pg_proc_net_exit(struct pktgen_net *pn);
 
 #endif /* _PKTGEN_PROC_H */

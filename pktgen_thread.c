@@ -25,7 +25,6 @@
 #include "pktgen_thread.h"
 #include "pktgen_dev.h"
 #include "pktgen_ctl.h"
-#include "pktgen_proc.h"
 
 /* Closer than this to the deadline the thread spins instead of sleeping. */
 #define PG_SPIN_NS		(100 * NSEC_PER_USEC)
@@ -33,6 +32,14 @@
 #define PG_SKB_DRAIN_NS		NSEC_PER_SEC
 /* Unpaced slots a device gets per pick before the thread looks around. */
 #define PG_UNPACED_SLOTS	32
+
+/* A thread file's ops: pktgen_proc.c's, handed down by pg_thread_files_init() */
+static const struct proc_ops *pg_thread_file_ops __ro_after_init;
+
+void pg_thread_files_init(const struct proc_ops *ops)
+{
+	pg_thread_file_ops = ops;
+}
 
 /* ---- results ----------------------------------------------------------------- */
 
@@ -745,7 +752,7 @@ int pg_thread_create(struct pktgen_net *pn, unsigned int cpu, bool start)
 
 	snprintf(name, sizeof(name), PG_THREAD_PREFIX "%u", cpu);
 	t->entry = pg_proc_own(proc_create_data(name, 0600, pn->proc_dir,
-						&pg_thread_proc_ops, t));
+						pg_thread_file_ops, t));
 	if (!t->entry) {
 		kfree(t);
 		return -ENOMEM;

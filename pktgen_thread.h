@@ -3,8 +3,11 @@
 #ifndef _PKTGEN_THREAD_H
 #define _PKTGEN_THREAD_H
 
+#include <linux/proc_fs.h>
+
 #include "pktgen.h"
 
+void pg_thread_files_init(const struct proc_ops *ops);
 int pg_thread_create(struct pktgen_net *pn, unsigned int cpu, bool start);
 int pg_thread_start(struct pktgen_thread *t);
 void pg_thread_destroy(struct pktgen_thread *t);
