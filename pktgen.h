@@ -437,8 +437,6 @@ struct pktgen_net {
 	struct pg_ipo_net *ipo;
 };
 
-extern int pg_debug;
-
 /*
  * Who may write a pktgen file: CAP_NET_ADMIN in the initial user
  * namespace, held by whoever opened the file and by the writer.  Its
@@ -469,13 +467,6 @@ static inline void pg_counter_add(u64 *counter, u64 n)
 {
 	WRITE_ONCE(*counter, *counter + n);
 }
-
-/* Extra logging, switched on by the "debug" command or module parameter. */
-#define pg_dbg(fmt, ...)					\
-	do {							\
-		if (READ_ONCE(pg_debug))			\
-			pr_info(fmt, ##__VA_ARGS__);		\
-	} while (0)
 
 /*
  * The files as layers; a file calls only those below it (the proc_ops,

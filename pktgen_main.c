@@ -24,11 +24,6 @@
 #include "pktgen_proc.h"
 #include "pktgen_thread.h"
 
-int pg_debug;
-
-module_param_named(debug, pg_debug, int, 0);
-MODULE_PARM_DESC(debug, "Extra logging (0)");
-
 static unsigned int pg_net_id __read_mostly;
 
 static struct pktgen_net *pg_net(struct net *net)

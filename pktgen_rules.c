@@ -18,6 +18,7 @@
 
 #include "pktgen.h"
 #include "pktgen_rules.h"
+#include "pktgen_thread.h"
 #include "pktgen_ctl.h"
 
 #define PG_MAX_BURST		1000000

@@ -23,6 +23,7 @@
 #include "pktgen.h"
 #include "pktgen_set.h"
 #include "pktgen_rules.h"
+#include "pktgen_thread.h"
 #include "pktgen_dev.h"
 #include "pktgen_ctl.h"
 #include "pktgen_cmd.h"

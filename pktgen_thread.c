@@ -14,6 +14,7 @@
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
 #include <linux/math64.h>
+#include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/proc_fs.h>
 #include <linux/sched/signal.h>
@@ -32,6 +33,11 @@
 #define PG_SKB_DRAIN_NS		NSEC_PER_SEC
 /* Unpaced slots a device gets per pick before the thread looks around. */
 #define PG_UNPACED_SLOTS	32
+
+int pg_debug;
+
+module_param_named(debug, pg_debug, int, 0);
+MODULE_PARM_DESC(debug, "Extra logging (0)");
 
 /* A thread file's ops: pktgen_proc.c's, handed down by pg_thread_files_init() */
 static const struct proc_ops *pg_thread_file_ops __ro_after_init;

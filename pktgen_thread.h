@@ -7,6 +7,14 @@
 
 #include "pktgen.h"
 
+/* Extra logging, switched on by the "debug" command or module parameter. */
+extern int pg_debug;
+#define pg_dbg(fmt, ...)					\
+	do {							\
+		if (READ_ONCE(pg_debug))			\
+			pr_info(fmt, ##__VA_ARGS__);		\
+	} while (0)
+
 void pg_thread_files_init(const struct proc_ops *ops);
 int pg_thread_create(struct pktgen_net *pn, unsigned int cpu, bool start);
 int pg_thread_start(struct pktgen_thread *t);
