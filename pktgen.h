@@ -9,7 +9,7 @@
  *  - struct pktgen_run belongs to the device's thread while the device is
  *    running; readers of the proc file only peek at counters.
  *  - the net_device reference belongs to the device registry
- *    (pktgen_main.c): taken on add_device, dropped exactly once when the
+ *    (pktgen_dev.c): taken on add_device, dropped exactly once when the
  *    thread removes the device.
  */
 #ifndef _PKTGEN_H
@@ -388,18 +388,6 @@ enum pg_inject_state {
 	PG_INJECT_DONE,
 };
 
-/* Control requests posted to a thread (bits in pktgen_thread::control). */
-enum pg_thread_ctl {
-	PG_CTL_STOP,
-	PG_CTL_RUN,
-	PG_CTL_REMDEVALL,
-	PG_CTL_REMDEV,
-	PG_CTL_RUNDEV,		/* start devices whose inject is PENDING */
-	PG_CTL_STOPDEV,		/* stop devices with stop_pending */
-	PG_CTL_CLEAR,		/* clear the counters of devices with clear_pending */
-	PG_CTL_RENAME,		/* re-create the files of renamed devices */
-};
-
 struct pktgen_thread {
 	struct list_head list;		/* pn->threads, RCU */
 	struct pktgen_net *pn;
@@ -444,8 +432,6 @@ struct pktgen_net {
 	struct pg_rx_net *rx;
 };
 
-extern int pg_debug;
-
 /*
  * Who may write a pktgen file: CAP_NET_ADMIN in the initial user
  * namespace, held by whoever opened the file and by the writer.  Its
@@ -477,65 +463,13 @@ static inline void pg_counter_add(u64 *counter, u64 n)
 	WRITE_ONCE(*counter, *counter + n);
 }
 
-/* Extra logging, switched on by the "debug" command or module parameter. */
-#define pg_dbg(fmt, ...)					\
-	do {							\
-		if (READ_ONCE(pg_debug))			\
-			pr_info(fmt, ##__VA_ARGS__);		\
-	} while (0)
-
 /*
  * The files as layers, a file using only those below it (the proc_ops,
  * hooks and notifiers it registers aside): Documentation/design.rst's
  * table, the one list of them (tests/host/layers.sh checks the sources
- * against it).
+ * against it).  Each file declares what it offers in a header of its own
+ * (pktgen_dev.h, ...), so a file's includes show what it uses; this one
+ * holds the structures they share.
  */
-
-/* pktgen_dev.c: device registry, Result lines */
-int pg_add_device(struct pktgen_thread *t, const char *name);
-void pg_remove_device(struct pktgen_dev *pkt_dev);
-void pg_set_result(struct pktgen_dev *pkt_dev, const char *fmt, ...) __printf(2, 3);
-void pg_thread_set_result(struct pktgen_thread *t, const char *fmt, ...) __printf(2, 3);
-void pg_default_config(struct pktgen_config *cfg, const struct net_device *odev);
-void pg_dev_file_closing(struct pktgen_dev *pkt_dev, bool closing);
-bool pg_netdev_in_use(struct pktgen_net *pn, struct net_device *dev);
-void pg_dev_rename_request(struct pktgen_dev *pkt_dev, const char *ifname);
-void pg_dev_rename_file(struct pktgen_dev *pkt_dev);
-bool pg_netdev_renames_done(struct pktgen_net *pn, struct net_device *dev);
-void pg_netdev_abandoned(struct pktgen_net *pn, struct net_device *dev);
-
-/* pktgen_cmd.c: the write grammar of every file */
-/* Longest write every file takes, in bytes (E2BIG beyond) */
-#define PG_WRITE_MAX		1023
-/* Digits of a number (upstream's limit) */
-#define PG_DIGITS		10
-bool pg_is_sep(char c);
-const char *pg_skip_seps(const char *p);
-size_t pg_word_len(const char *p);
-void pg_cmd_printable(char *cmd);
-char *pg_cmd_fetch(const struct file *file, const char __user *ubuf, size_t count);
-const char *pg_cmd_refusal(int err);
-char *pg_split_cmd(char *buf, const char **name, size_t max_name);
-int pg_split_words(char *buf, char **argv, int max);
-int pg_parse_num(const char *val, u64 max, u64 *out);
-
-/* pktgen_thread.c: threads, runs, transmit, results */
-int pg_thread_create(struct pktgen_net *pn, unsigned int cpu, bool start);
-int pg_thread_start(struct pktgen_thread *t);
-void pg_thread_destroy(struct pktgen_thread *t);
-unsigned long pg_thread_post(struct pktgen_thread *t, enum pg_thread_ctl ctl);
-void pg_thread_post_wait(struct pktgen_thread *t, enum pg_thread_ctl ctl);
-void pg_thread_kick(struct pktgen_thread *t);
-void pg_ctrl_start(struct pktgen_net *pn);
-void pg_ctrl_post_all(struct pktgen_net *pn, enum pg_thread_ctl ctl);
-int pg_dev_inject(struct pktgen_dev *pkt_dev);
-void pg_dev_clear_counters(struct pktgen_dev *pkt_dev);
-void pg_thread_rebind(struct pktgen_net *pn, unsigned int cpu);
-
-/* pktgen_proc.c: device, thread, pgctrl and pgstats files */
-extern const struct proc_ops pg_thread_proc_ops;
-extern const struct proc_ops pg_dev_proc_ops;
-extern const struct proc_ops pg_ctrl_proc_ops;
-int pg_stats_show(struct seq_file *seq, void *v);
 
 #endif /* _PKTGEN_H */

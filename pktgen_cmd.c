@@ -13,13 +13,14 @@
 #include <linux/uaccess.h>
 
 #include "pktgen.h"
+#include "pktgen_cmd.h"
 
 bool pg_is_sep(char c)
 {
 	return c == '"' || c == '\n' || c == '\r' || c == '\t' || c == ' ' || c == '=';
 }
 
-const char *pg_skip_seps(const char *p)
+static const char *pg_skip_seps(const char *p)
 {
 	while (*p && pg_is_sep(*p))
 		p++;
@@ -43,7 +44,7 @@ size_t pg_word_len(const char *p)
  * so what a read shows is always text.  No command word or value uses
  * such bytes, so nothing valid changes.
  */
-void pg_cmd_printable(char *cmd)
+static void pg_cmd_printable(char *cmd)
 {
 	for (; *cmd; cmd++) {
 		if (*cmd == '\r')

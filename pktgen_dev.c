@@ -3,8 +3,9 @@
  * pktgen: the device registry.  Adds, finds, renames and removes the
  * pktgen devices of a namespace (each bound to a net_device and owning a
  * file of /proc/net/pktgen), gives a new one its default config, and
- * sets the Result lines of devices and threads.  Calls nothing above it:
- * the files and the threads call in.
+ * sets the Result lines of devices and threads.  Calls nothing above it
+ * (it posts requests to threads through pktgen_ctl.c): the files, the
+ * threads and the notifier call in.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -18,6 +19,8 @@
 #include <linux/string.h>
 
 #include "pktgen.h"
+#include "pktgen_dev.h"
+#include "pktgen_ctl.h"
 
 static int pg_count_d = 1000;
 static int pg_delay_d;
@@ -29,6 +32,14 @@ module_param(pg_delay_d, int, 0);
 MODULE_PARM_DESC(pg_delay_d, "Default inter-packet delay in ns (0)");
 module_param(pg_clone_skb_d, int, 0);
 MODULE_PARM_DESC(pg_clone_skb_d, "Default clone_skb on devices that allow shared skbs (0)");
+
+/* A device file's ops: pktgen_proc.c's, handed down by pg_dev_files_init() */
+static const struct proc_ops *pg_dev_file_ops __ro_after_init;
+
+void pg_dev_files_init(const struct proc_ops *ops)
+{
+	pg_dev_file_ops = ops;
+}
 
 static __printf(3, 0) void pg_vset(char *buf, spinlock_t *lock, const char *fmt, va_list ap)
 {
@@ -58,7 +69,7 @@ void pg_thread_set_result(struct pktgen_thread *t, const char *fmt, ...)
 	va_end(ap);
 }
 
-void pg_default_config(struct pktgen_config *cfg, const struct net_device *odev)
+static void pg_default_config(struct pktgen_config *cfg, const struct net_device *odev)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->count = pg_count_d > 0 ? pg_count_d : 0;
@@ -194,7 +205,7 @@ int pg_add_device(struct pktgen_thread *t, const char *name)
 	pg_default_config(&pkt_dev->cfg, pkt_dev->odev);
 
 	pkt_dev->entry = pg_proc_own(proc_create_data(name, 0600, pn->proc_dir,
-						      &pg_dev_proc_ops, pkt_dev));
+						      pg_dev_file_ops, pkt_dev));
 	if (!pkt_dev->entry) {
 		err = -EINVAL;
 		goto err_put_dev;
@@ -216,7 +227,7 @@ err_unlock:
  * that waits for something ("inject") is let go and new ones refused, so
  * that no rename or removal, under RTNL or not, waits on a writer.
  */
-void pg_dev_file_closing(struct pktgen_dev *pkt_dev, bool closing)
+static void pg_dev_file_closing(struct pktgen_dev *pkt_dev, bool closing)
 {
 	spin_lock_bh(&pkt_dev->lock);
 	WRITE_ONCE(pkt_dev->file_closing, closing);
@@ -321,13 +332,44 @@ void pg_netdev_abandoned(struct pktgen_net *pn, struct net_device *dev)
  * Under RTNL and pn->lock (the notifier): @pkt_dev's interface is now
  * called @ifname; its thread is to re-create the file.
  */
-void pg_dev_rename_request(struct pktgen_dev *pkt_dev, const char *ifname)
+static void pg_dev_rename_request(struct pktgen_dev *pkt_dev, const char *ifname)
 {
 	lockdep_assert_held(&pkt_dev->thread->pn->lock);
 	spin_lock_bh(&pkt_dev->lock);
 	strscpy(pkt_dev->rename_to, ifname, sizeof(pkt_dev->rename_to));
 	WRITE_ONCE(pkt_dev->rename_gen, pkt_dev->rename_gen + 1);
 	spin_unlock_bh(&pkt_dev->lock);
+}
+
+/*
+ * Ask the thread of every pktgen device bound to @dev to act on @ctl:
+ * PG_CTL_REMDEV (once per device) or PG_CTL_RENAME (to @dev's new name).
+ * True if any was asked.
+ */
+bool pg_netdev_post(struct pktgen_net *pn, struct net_device *dev, enum pg_thread_ctl ctl)
+{
+	struct pktgen_thread *t;
+	struct pktgen_dev *pkt_dev;
+	bool posted = false;
+
+	mutex_lock(&pn->lock);
+	list_for_each_entry(t, &pn->threads, list) {
+		list_for_each_entry(pkt_dev, &t->devs, list) {
+			if (pkt_dev->odev != dev)
+				continue;
+			if (ctl == PG_CTL_RENAME) {
+				pg_dev_rename_request(pkt_dev, dev->name);
+			} else {
+				if (READ_ONCE(pkt_dev->remove_pending))
+					continue;
+				WRITE_ONCE(pkt_dev->remove_pending, true);
+			}
+			pg_thread_post(t, ctl);
+			posted = true;
+		}
+	}
+	mutex_unlock(&pn->lock);
+	return posted;
 }
 
 /* Every pktgen device of @dev has a file named after its latest name. */
@@ -385,7 +427,7 @@ void pg_dev_rename_file(struct pktgen_dev *pkt_dev)
 			goto done;
 		}
 		entry = pg_proc_own(proc_create_data(name, 0600, pn->proc_dir,
-						     &pg_dev_proc_ops, pkt_dev));
+						     pg_dev_file_ops, pkt_dev));
 		if (!entry) {
 			pr_err("cannot create /proc/net/pktgen/%s: keeping %s\n",
 			       name, pkt_dev->name);

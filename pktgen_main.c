@@ -13,57 +13,23 @@
 #include <linux/module.h>
 #include <linux/namei.h>
 #include <linux/netdevice.h>
-#include <linux/proc_fs.h>
 #include <linux/rculist.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 
 #include "pktgen.h"
+#include "pktgen_ctl.h"
+#include "pktgen_dev.h"
+#include "pktgen_proc.h"
 #include "pktgen_rx.h"
 #include "pktgen_rx_proc.h"
-
-int pg_debug;
-
-module_param_named(debug, pg_debug, int, 0);
-MODULE_PARM_DESC(debug, "Extra logging (0)");
+#include "pktgen_thread.h"
 
 static unsigned int pg_net_id __read_mostly;
 
 static struct pktgen_net *pg_net(struct net *net)
 {
 	return net_generic(net, pg_net_id);
-}
-
-/*
- * Ask the thread of every pktgen device bound to @dev to act on @ctl:
- * PG_CTL_REMDEV (once per device) or PG_CTL_RENAME (to @dev's new name).
- * True if any was asked.
- */
-static bool pg_netdev_post(struct pktgen_net *pn, struct net_device *dev,
-			   enum pg_thread_ctl ctl)
-{
-	struct pktgen_thread *t;
-	struct pktgen_dev *pkt_dev;
-	bool posted = false;
-
-	mutex_lock(&pn->lock);
-	list_for_each_entry(t, &pn->threads, list) {
-		list_for_each_entry(pkt_dev, &t->devs, list) {
-			if (pkt_dev->odev != dev)
-				continue;
-			if (ctl == PG_CTL_RENAME) {
-				pg_dev_rename_request(pkt_dev, dev->name);
-			} else {
-				if (READ_ONCE(pkt_dev->remove_pending))
-					continue;
-				WRITE_ONCE(pkt_dev->remove_pending, true);
-			}
-			pg_thread_post(t, ctl);
-			posted = true;
-		}
-	}
-	mutex_unlock(&pn->lock);
-	return posted;
 }
 
 /*
@@ -171,19 +137,12 @@ static int __net_init pg_net_init(struct net *net)
 	mutex_init(&pn->lock);
 	init_waitqueue_head(&pn->wq);
 
-	pn->proc_dir = pg_proc_own(proc_mkdir(PG_PROC_DIR, net->proc_net));
-	if (!pn->proc_dir)
-		return -ENOMEM;
-	if (!pg_proc_own(proc_create_data(PG_CTRL_NAME, 0600, pn->proc_dir,
-					  &pg_ctrl_proc_ops, pn)) ||
-	    !pg_proc_own(proc_create_single_data(PG_STATS_NAME, 0600, pn->proc_dir,
-						 pg_stats_show, pn))) {
-		err = -ENOMEM;
-		goto err_remove_dir;
-	}
+	err = pg_proc_net_init(pn);
+	if (err)
+		return err;
 	err = pg_rx_net_init(pn);
 	if (err)
-		goto err_remove_dir;
+		goto err_proc_exit;
 
 	for_each_online_cpu(cpu) {
 		err = pg_thread_create(pn, cpu, net_eq(net, &init_net));
@@ -196,8 +155,8 @@ err_stop_threads:
 	pn->exiting = true;
 	pg_net_stop_threads(pn);
 	pg_rx_net_exit(pn);
-err_remove_dir:
-	proc_remove(pn->proc_dir);
+err_proc_exit:
+	pg_proc_net_exit(pn);
 	return err;
 }
 
@@ -222,7 +181,7 @@ static void __net_exit pg_net_exit(struct net *net)
 	struct pktgen_net *pn = pg_net(net);
 
 	pg_rx_net_exit(pn);
-	proc_remove(pn->proc_dir);
+	pg_proc_net_exit(pn);
 }
 
 static struct pernet_operations pg_net_ops = {
@@ -270,6 +229,7 @@ static int __init pg_init(void)
 		return -EEXIST;
 	}
 
+	pg_proc_init();
 	err = register_pernet_subsys(&pg_net_ops);
 	if (err)
 		return err;

@@ -17,6 +17,7 @@
 #include <net/net_namespace.h>
 
 #include "pktgen.h"
+#include "pktgen_cmd.h"
 #include "pktgen_rx.h"
 #include "pktgen_rx_proc.h"
 #include "pktgen_rx_streams.h"

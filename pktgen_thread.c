@@ -4,7 +4,8 @@
  *
  * A thread owns the run state of its devices: only it starts, transmits
  * on, stops and removes them.  Writers post requests and, where the
- * interface promises it, wait for the thread to have acted on them.
+ * interface promises it, wait for the thread to have acted on them
+ * (pktgen_ctl.c); the thread acts on them in pg_thread_control().
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -13,6 +14,7 @@
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
 #include <linux/math64.h>
+#include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/proc_fs.h>
 #include <linux/sched/signal.h>
@@ -23,6 +25,9 @@
 #include "pktgen.h"
 #include "pktgen_build.h"
 #include "pktgen_build_vary.h"
+#include "pktgen_thread.h"
+#include "pktgen_dev.h"
+#include "pktgen_ctl.h"
 
 /* Closer than this to the deadline the thread spins instead of sleeping. */
 #define PG_SPIN_NS		(100 * NSEC_PER_USEC)
@@ -31,183 +36,17 @@
 /* Unpaced slots a device gets per pick before the thread looks around. */
 #define PG_UNPACED_SLOTS	32
 
-/* ---- control requests ------------------------------------------------------ */
+int pg_debug;
 
-unsigned long pg_thread_post(struct pktgen_thread *t, enum pg_thread_ctl ctl)
+module_param_named(debug, pg_debug, int, 0);
+MODULE_PARM_DESC(debug, "Extra logging (0)");
+
+/* A thread file's ops: pktgen_proc.c's, handed down by pg_thread_files_init() */
+static const struct proc_ops *pg_thread_file_ops __ro_after_init;
+
+void pg_thread_files_init(const struct proc_ops *ops)
 {
-	unsigned long ticket;
-
-	struct task_struct *task;
-
-	spin_lock_bh(&t->ctl_lock);
-	ticket = ++t->ctl_posted;
-	task = t->task;
-	if (task)
-		t->control |= BIT(ctl);
-	else	/* no kthread yet, so no device: nothing to do */
-		WRITE_ONCE(t->ctl_done, ticket);
-	spin_unlock_bh(&t->ctl_lock);
-	if (task)
-		wake_up_process(task);
-	return ticket;
-}
-
-/* Wake the thread so it notices a configuration change. */
-void pg_thread_kick(struct pktgen_thread *t)
-{
-	wake_up_process(t->task);
-}
-
-static bool pg_thread_done(struct pktgen_thread *t, unsigned long ticket)
-{
-	return (long)(READ_ONCE(t->ctl_done) - ticket) >= 0;
-}
-
-/* Post and wait until the thread has acted (a signal ends the wait). */
-void pg_thread_post_wait(struct pktgen_thread *t, enum pg_thread_ctl ctl)
-{
-	unsigned long ticket = pg_thread_post(t, ctl);
-	struct pktgen_net *pn = t->pn;
-
-	wait_event_interruptible(pn->wq, pg_thread_done(t, ticket) ||
-				 READ_ONCE(pn->exiting));
-}
-
-static bool pg_all_done(struct pktgen_net *pn, unsigned long *tickets, int n)
-{
-	struct pktgen_thread *t;
-	int i = 0;
-
-	list_for_each_entry_rcu(t, &pn->threads, list) {
-		if (i < n && !pg_thread_done(t, tickets[i]))
-			return false;
-		i++;
-	}
-	return true;
-}
-
-static bool pg_any_running(struct pktgen_net *pn)
-{
-	struct pktgen_thread *t;
-	struct pktgen_dev *pkt_dev;
-
-	list_for_each_entry_rcu(t, &pn->threads, list)
-		list_for_each_entry_rcu(pkt_dev, &t->devs, list)
-			if (READ_ONCE(pkt_dev->running))
-				return true;
-	return false;
-}
-
-static bool pg_ctrl_settled(struct pktgen_net *pn, unsigned long *tickets, int n,
-			    bool until_idle)
-{
-	bool settled;
-
-	if (READ_ONCE(pn->exiting))
-		return true;
-	rcu_read_lock();
-	settled = pg_all_done(pn, tickets, n) && !(until_idle && pg_any_running(pn));
-	rcu_read_unlock();
-	return settled;
-}
-
-/*
- * Post @ctl to every thread of the namespace and wait until all acted on
- * it; with @until_idle also until no device runs any more.  Returns
- * -ERESTARTSYS when a signal ended the wait.
- */
-static int pg_ctrl_post_wait(struct pktgen_net *pn, enum pg_thread_ctl ctl,
-			     bool until_idle)
-{
-	struct pktgen_thread *t;
-	unsigned long *tickets;
-	int n = 0, err;
-
-	/* Threads are created once per online CPU when the netns starts. */
-	tickets = kcalloc(nr_cpu_ids, sizeof(*tickets), GFP_KERNEL);
-	if (!tickets)
-		return -ENOMEM;
-
-	rcu_read_lock();
-	list_for_each_entry_rcu(t, &pn->threads, list)
-		if (n < nr_cpu_ids)
-			tickets[n++] = pg_thread_post(t, ctl);
-	rcu_read_unlock();
-
-	err = wait_event_interruptible(pn->wq, pg_ctrl_settled(pn, tickets, n, until_idle));
-	kfree(tickets);
-	return err;
-}
-
-void pg_ctrl_post_all(struct pktgen_net *pn, enum pg_thread_ctl ctl)
-{
-	pg_ctrl_post_wait(pn, ctl, false);
-}
-
-/* pgctrl "start": run every device, return when all have stopped. */
-void pg_ctrl_start(struct pktgen_net *pn)
-{
-	if (pg_ctrl_post_wait(pn, PG_CTL_RUN, true) == -ERESTARTSYS) {
-		/* Ctrl-C: stop the run; results are computed by the threads. */
-		struct pktgen_thread *t;
-
-		rcu_read_lock();
-		list_for_each_entry_rcu(t, &pn->threads, list)
-			pg_thread_post(t, PG_CTL_STOP);
-		rcu_read_unlock();
-	}
-}
-
-/*
- * Device command "inject": run this device alone and return when it has
- * finished (a signal stops it; a rename or removal of its file ends the
- * wait, not the run).  -EBUSY if it already runs, -ENODEV if the file is
- * going away.
- */
-int pg_dev_inject(struct pktgen_dev *pkt_dev)
-{
-	struct pktgen_thread *t = pkt_dev->thread;
-	struct pktgen_net *pn = t->pn;
-	int err = 0;
-
-	spin_lock_bh(&pkt_dev->lock);
-	if (pkt_dev->file_closing)
-		err = -ENODEV;
-	else if (pkt_dev->running || pkt_dev->inject == PG_INJECT_PENDING ||
-		 pkt_dev->inject == PG_INJECT_RUNNING)
-		err = -EBUSY;
-	else
-		WRITE_ONCE(pkt_dev->inject, PG_INJECT_PENDING);
-	spin_unlock_bh(&pkt_dev->lock);
-	if (err)
-		return err;
-
-	pg_thread_post(t, PG_CTL_RUNDEV);
-	if (wait_event_interruptible(pn->wq, READ_ONCE(pkt_dev->inject) == PG_INJECT_DONE ||
-				     READ_ONCE(pkt_dev->file_closing) ||
-				     READ_ONCE(pn->exiting))) {
-		WRITE_ONCE(pkt_dev->stop_pending, true);
-		pg_thread_post(t, PG_CTL_STOPDEV);
-	}
-	return 0;
-}
-
-/*
- * Device command "clear_counters": the thread, which owns the counters,
- * clears them; return once it has (or the file goes, or a signal).
- */
-void pg_dev_clear_counters(struct pktgen_dev *pkt_dev)
-{
-	struct pktgen_thread *t = pkt_dev->thread;
-	struct pktgen_net *pn = t->pn;
-	unsigned long ticket;
-
-	spin_lock_bh(&pkt_dev->lock);
-	pkt_dev->clear_pending = true;
-	spin_unlock_bh(&pkt_dev->lock);
-	ticket = pg_thread_post(t, PG_CTL_CLEAR);
-	wait_event_interruptible(pn->wq, pg_thread_done(t, ticket) ||
-				 READ_ONCE(pkt_dev->file_closing) || READ_ONCE(pn->exiting));
+	pg_thread_file_ops = ops;
 }
 
 /* ---- results ----------------------------------------------------------------- */
@@ -921,7 +760,7 @@ int pg_thread_create(struct pktgen_net *pn, unsigned int cpu, bool start)
 
 	snprintf(name, sizeof(name), PG_THREAD_PREFIX "%u", cpu);
 	t->entry = pg_proc_own(proc_create_data(name, 0600, pn->proc_dir,
-						&pg_thread_proc_ops, t));
+						pg_thread_file_ops, t));
 	if (!t->entry) {
 		kfree(t);
 		return -ENOMEM;
