@@ -2,7 +2,7 @@
 /*
  * pktgen: in-kernel packet generator, out-of-tree drop-in for net/core/pktgen.
  *
- * Ownership of state (see README "Design"):
+ * Ownership of state (Documentation/design.rst, "Who owns what"):
  *  - struct pktgen_config belongs to the proc side; it is written under
  *    pktgen_dev::lock and copied by the thread when it (re)starts a run or
  *    notices cfg_gen moved.
