@@ -179,6 +179,8 @@ DEB_VERSION := $(shell cat VERSION)
 deb:
 	@for t in $(DEB_TOOLS); do command -v $${t%%:*} >/dev/null || \
 		{ echo "make deb: no $${t%%:*}: apt-get install $${t#*:}" >&2; exit 1; }; done
+	@dpkg-query -W -f='$${Status}' build-essential 2>/dev/null | grep -q ' installed$$' || \
+		{ echo "make deb: apt-get install build-essential (dpkg-buildpackage wants it)" >&2; exit 1; }
 	@v=$$(dpkg-parsechangelog -S Version); [ "$$v" = "$(DEB_VERSION)" ] || \
 		{ echo "make deb: debian/changelog is $$v, VERSION $(DEB_VERSION): dch -v $(DEB_VERSION)" >&2; exit 1; }
 	rm -rf build/deb && mkdir -p build/deb/pktgen-$(DEB_VERSION)

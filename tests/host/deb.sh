@@ -34,7 +34,7 @@ CACHE=$PKC/deb
 MIRROR=${DEB_MIRROR:-http://deb.debian.org/debian}
 SECURITY=${DEB_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
 # the kernel and its headers, DKMS, what the guest runs, and make deb's
-PKGS="linux-image-amd64 linux-headers-amd64 dkms kmod iproute2 procps openssl make debhelper dh-dkms lintian"
+PKGS="linux-image-amd64 linux-headers-amd64 dkms kmod iproute2 procps openssl make build-essential debhelper dh-dkms lintian"
 PER=11			# subtests per release
 INPATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 T=$(lib_tmpdir)

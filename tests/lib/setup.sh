@@ -38,9 +38,10 @@ RELEASE=${VERSION_CODENAME:-unknown}
 # carries the guest's exit status) through it; without udevd vng exits 255
 # after a run that went well.  A host with a kernel image installed has it
 # already (initramfs-tools pulls it in): a fresh one does not.
+# build-essential, debhelper, dh-dkms, lintian: make deb (Documentation/install.rst).
 APT_PKGS=(qemu-system-x86 busybox-static kmod udev tcpdump iproute2 ethtool
 	procps util-linux python3 python3-venv file ca-certificates make gcc
-	sparse dkms)
+	sparse dkms build-essential debhelper dh-dkms lintian)
 # The kernels to test, by their headers' metapackages.  Debian 12 has 6.1
 # (linux-headers-amd64) and 6.12 (linux-headers-6.12-amd64); Debian 13 has
 # 6.12 only (linux-headers-amd64).
