@@ -146,11 +146,19 @@ DKMS_VERSIONS = $(shell dkms status -m pktgen $(DKMS_FLAGS) 2>/dev/null | \
 PKG_INSTALLED = $(shell dpkg-query -W -f='$${Status}' pktgen-dkms 2>/dev/null | \
 	grep -q ' installed$$' && echo yes)
 
+# DKMS keeps a module whose version is below the kernel's own (the
+# kernel's pktgen says 2.75) out of updates/ unless listed here as
+# overriding it, for every later kernel too
+DKMS_FORCE ?= /usr/share/dkms/modules_to_force_install/pktgen
+dkms-force:
+	install -d $(dir $(DKMS_FORCE))
+	echo pktgen_version-override >$(DKMS_FORCE)
+
 dkms: kdir-check
 	@if [ -n "$(PKG_INSTALLED)" ]; then \
 		echo "pktgen: the package pktgen-dkms is installed: apt purge pktgen-dkms first" >&2; \
 		exit 1; fi
-	$(MAKE) dkms-src
+	$(MAKE) dkms-src dkms-force
 	for v in $(filter-out $(PKTGEN_VERSION),$(DKMS_VERSIONS)); do \
 		dkms remove pktgen/$$v --all $(DKMS_FLAGS) && rm -rf $(DKMS_SRC)/pktgen-$$v || exit 1; done
 	dkms status pktgen/$(PKTGEN_VERSION) $(DKMS_FLAGS) | grep -q . || \
@@ -164,7 +172,7 @@ ifeq ($(PKG_INSTALLED),yes)
 	@echo "pktgen: DKMS's pktgen belongs to the package pktgen-dkms: apt purge pktgen-dkms"
 else
 	for v in $(DKMS_VERSIONS); do dkms remove pktgen/$$v --all $(DKMS_FLAGS) || exit 1; done
-	rm -rf $(wildcard $(DKMS_SRC)/pktgen-*)
+	rm -rf $(wildcard $(DKMS_SRC)/pktgen-*) $(DKMS_FORCE)
 endif
 
 sign: kdir-check
@@ -295,7 +303,7 @@ style:
 .PHONY: all modules modules-all clean install check run sparse style debug-kernel check-debug
 .PHONY: kcsan-kernel
 .PHONY: kernels check-all
-.PHONY: kdir-check uninstall-dkms sign deb
+.PHONY: kdir-check uninstall-dkms sign deb dkms-force
 .PHONY: install-built install-tools install-headers uninstall uninstall-tools uninstall-headers version dkms-src dkms check-dkms check-fresh
 .PHONY: check-rxstat kcsan-mod-kernel check-kcsan check-mutants
 

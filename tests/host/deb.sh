@@ -4,7 +4,9 @@
 # Host side: the Debian package proved on Debian.  For each release in
 # DEB_RELEASES (default bookworm): a root debootstrapped once and kept
 # pristine in $PKTGEN_CACHE/deb/REL/root (default ~/.cache/pktgen), with
-# the release's linux-image-amd64 and linux-headers-amd64, dkms, and what
+# the release's linux-image-amd64 and linux-headers-amd64, dkms and
+# python3 (the package's dependencies, so that purge leaves the root as
+# it was), and what
 # `make deb` needs (debhelper, dh-dkms, lintian) installed by apt; copied
 # to a throwaway root for every run.  There, as a user would:
 #   make deb (lintian: no error), a throwaway MOK key in dkms's
@@ -34,7 +36,7 @@ CACHE=$PKC/deb
 MIRROR=${DEB_MIRROR:-http://deb.debian.org/debian}
 SECURITY=${DEB_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
 # the kernel and its headers, DKMS, what the guest runs, and make deb's
-PKGS="linux-image-amd64 linux-headers-amd64 dkms kmod iproute2 procps openssl make build-essential debhelper dh-dkms lintian"
+PKGS="linux-image-amd64 linux-headers-amd64 dkms kmod iproute2 procps openssl python3 make build-essential debhelper dh-dkms lintian"
 PER=11			# subtests per release
 INPATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 T=$(lib_tmpdir)
@@ -246,19 +248,19 @@ one() {	# REL
 	boot "$kv" "$log-boot1.log"
 	st=$?
 	ktap_diag "boot $kv: exit $st, $((SECONDS - t0))s"
-	out=$(grep -a '^deb-guest: version' "$log-boot1.log")
+	out=$(grep -ao 'deb-guest: version.*' "$log-boot1.log")
 	if [ "$out" = "deb-guest: version $ver" ] &&
-	   grep -aq "^deb-guest: file /lib/modules/$kv/updates/dkms/pktgen.ko" "$log-boot1.log"; then
+	   grep -aq "deb-guest: file /lib/modules/$kv/updates/dkms/pktgen.ko" "$log-boot1.log"; then
 		ktap_pass "${names[4]}"
 	else
 		ktap_fail "${names[4]}" "$(tail -n 30 "$log-boot1.log")"
 	fi
-	if grep -aq '^deb-guest: sample: Result: OK' "$log-boot1.log"; then
+	if grep -aq 'deb-guest: sample: Result: OK' "$log-boot1.log"; then
 		ktap_pass "${names[5]}"
 	else
-		ktap_fail "${names[5]}" "$(grep -a '^deb-guest: sample' "$log-boot1.log" | tail -n 20)"
+		ktap_fail "${names[5]}" "$(grep -ao 'deb-guest: sample.*' "$log-boot1.log" | tail -n 20)"
 	fi
-	if grep -aq "^deb-guest: pf_ipoption /lib/modules/$kv/updates/dkms/" "$log-boot1.log"; then
+	if grep -aq "deb-guest: pf_ipoption /lib/modules/$kv/updates/dkms/" "$log-boot1.log"; then
 		ktap_pass "${names[6]}"
 	else
 		ktap_fail "${names[6]}" "$(grep -a 'pf_ipoption' "$log-boot1.log" | tail -n 10)"
@@ -276,11 +278,11 @@ one() {	# REL
 	boot "$kv" "$log-boot2.log"
 	st=$?
 	ktap_diag "boot $kv: exit $st, $((SECONDS - t0))s"
-	if grep -aq '^deb-guest: version none' "$log-boot2.log" &&
-	   grep -aq "^deb-guest: file /lib/modules/$kv/kernel/net/core/pktgen.ko" "$log-boot2.log"; then
+	if grep -aq 'deb-guest: version none' "$log-boot2.log" &&
+	   grep -aq "deb-guest: file /lib/modules/$kv/kernel/net/core/pktgen.ko" "$log-boot2.log"; then
 		ktap_pass "${names[9]}"
 	else
-		ktap_fail "${names[9]}" "$(grep -a '^deb-guest' "$log-boot2.log" | tail -n 20)"
+		ktap_fail "${names[9]}" "$(grep -ao 'deb-guest: .*' "$log-boot2.log" | tail -n 20)"
 	fi
 
 	drop_root

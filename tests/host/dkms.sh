@@ -72,7 +72,7 @@ done
 check "dkms remove --all" dk remove --all
 
 # make dkms and make uninstall, the same trees through DKMS_FLAGS
-MK=(make -s --no-print-directory -C "$REPO" DKMS_SRC="$T/src"
+MK=(make -s --no-print-directory -C "$REPO" DKMS_SRC="$T/src" DKMS_FORCE="$T/force/pktgen"
 	DKMS_FLAGS="${OPTS[*]} --no-depmod")
 OLD=0.9+gold
 only_this() {	# KV: pktgen/$VER installed for KV, no $OLD
@@ -89,7 +89,8 @@ only_this() {	# KV: pktgen/$VER installed for KV, no $OLD
 nothing_left() {	# KV
 	local st
 	st=$(dkms status -m pktgen "${OPTS[@]}" 2>&1)
-	[ -z "$st" ] && [ -z "$(ls "$T/src")" ] && removed "$1" && return 0
+	[ -z "$st" ] && [ -z "$(ls "$T/src")" ] && [ ! -e "$T/force/pktgen" ] &&
+		removed "$1" && return 0
 	echo "$st"
 	ls "$T/src"
 	return 1
