@@ -6,8 +6,12 @@
 # the kernels make check, check-all and modules-all take (see check)
 export KERNELS
 
-KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
-		    $(lastword $(sort $(wildcard /lib/modules/*/build))))
+# The kernel to build for: KDIR, else KVER's headers, else the running
+# kernel's; never another one silently (kdir-check says what to do).
+RUNNING := $(shell uname -r)
+ifeq ($(origin KDIR),undefined)
+KDIR := /lib/modules/$(or $(KVER),$(RUNNING))/build
+endif
 PWD := $(shell pwd)
 # The version: `git describe --tags` of a checkout; without a tag, the
 # VERSION file's number and the commit (0.9+g1234abc); in a tree that is
@@ -21,8 +25,18 @@ export PKTGEN_VERSION
 
 all: modules
 
-modules:
+modules: kdir-check
 	$(MAKE) -C $(KDIR) M=$(PWD) modules
+
+# No headers for the kernel asked for (the running one by default): stop,
+# naming the package and the releases that have them.
+kdir-check:
+	@test -f $(KDIR)/Makefile || { \
+	  echo "pktgen: no kernel headers in $(KDIR) (kernel $(KVER))"; \
+	  echo "pktgen: for the running kernel $(RUNNING): apt-get install linux-headers-$(RUNNING)"; \
+	  echo "pktgen: or build for an installed kernel with KVER=<release>; these have headers:"; \
+	  for b in /lib/modules/*/build; do test -f $$b/Makefile && echo "  KVER=$$(basename $$(dirname $$b))"; done; \
+	  exit 1; } >&2
 
 # Build one pktgen.ko per installed and cached (make kernels) kernel under
 # build/<kver>/, with W=1, failing on any compiler warning.
@@ -39,7 +53,7 @@ version:
 # ---------------------------------------------------------------- packaging
 # make install [KVER=<release>] [INSTALL_MOD_PATH=<root>]
 #	build against /lib/modules/KVER/build (KVER: the running kernel's
-#	release if its headers are there, see KDIR) and install pktgen.ko into
+#	release; without its headers make stops, see kdir-check) and install pktgen.ko into
 #	<root>/lib/modules/KVER/updates/, which modprobe prefers to the
 #	in-tree kernel/net/core/pktgen.ko, and pf_ipoption.ko into
 #	updates/ipoption/; then depmod.
@@ -51,16 +65,21 @@ version:
 # make install-headers [PREFIX=/usr/local] [DESTDIR=<root>]: the uapi
 #	header of the PF_IPOPTION family, PREFIX/include/linux/pf_ipoption.h.
 # make uninstall [KVER=...] [INSTALL_MOD_PATH=...] [PREFIX=...]: remove
-#	what install put there (uninstall-tools: the tools only).
+#	what install or dkms put there: the modules of KVER, the tools, the
+#	header, every pktgen version DKMS holds and DKMS_SRC/pktgen-*
+#	(left to apt when the pktgen-dkms package is installed)
+#	(uninstall-tools: the tools only).
 # make dkms-src [DKMS_SRC=/usr/src]: DKMS_SRC/pktgen-VERSION with the
 #	sources and dkms.conf (VERSION: git describe), for `dkms add`.
-# make dkms [KVER=<release>]: dkms-src, then dkms add, build, install.
+# make dkms [KVER=<release>]: dkms-src, then dkms add, build, install,
+#	after removing any other pktgen version from DKMS (one at a time).
+#	DKMS_FLAGS: options for every dkms command (--dkmstree ..., tests).
+# make sign KEY=<key.pem> CERT=<cert.der|pem> [KVER=...] [MODDIR=.]: sign
+#	MODDIR's pktgen.ko and ipoption/pf_ipoption.ko with the kernel's
+#	scripts/sign-file (a MOK key: Documentation/install.rst).
+# make deb: build/pktgen-dkms_VERSION_all.deb (debian/, dh with dh_dkms;
+#	VERSION from the VERSION file), then lintian on it.
 # make check-dkms: tests/host/dkms.sh (DKMS in temporary trees, KTAP).
-ifeq ($(origin KDIR),file)
-ifneq ($(KVER),)
-KDIR := /lib/modules/$(KVER)/build
-endif
-endif
 KVER ?= $(or $(patsubst /lib/modules/%/build,%,$(filter /lib/modules/%/build,$(KDIR))),\
 	     $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null))
 MODDIR ?= build/$(KVER)
@@ -77,7 +96,7 @@ TOOLDIR = $(DESTDIR)$(PREFIX)/lib/pktgen
 HEADERS := pf_ipoption.h
 HDRDIR = $(DESTDIR)$(PREFIX)/include/linux
 
-install: modules
+install: kdir-check modules
 	$(MAKE) install-built MODDIR=$(PWD)
 	$(MAKE) install-tools
 	$(MAKE) install-headers
@@ -95,7 +114,7 @@ install-tools:
 	install -m 644 $(addprefix tools/,$(TOOL_LIBS)) $(TOOLDIR)/
 	for t in $(TOOLS); do ln -sfn ../lib/pktgen/$$t $(DESTDIR)$(PREFIX)/bin/$$t; done
 
-uninstall: uninstall-tools uninstall-headers
+uninstall: uninstall-tools uninstall-headers uninstall-dkms
 	rm -f $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/updates/pktgen.ko* \
 		$(INSTALL_MOD_PATH)/lib/modules/$(KVER)/updates/ipoption/pf_ipoption.ko*
 	rmdir $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/updates/ipoption 2>/dev/null || true
@@ -105,7 +124,7 @@ uninstall-tools:
 	for t in $(TOOLS); do rm -f $(DESTDIR)$(PREFIX)/bin/$$t; done
 	rm -rf $(TOOLDIR)
 
-install-built:
+install-built: kdir-check
 	@test -f $(MODDIR)/pktgen.ko -a -f $(MODDIR)/ipoption/pf_ipoption.ko || \
 		{ echo "no $(MODDIR)/pktgen.ko or ipoption/pf_ipoption.ko (make modules-all?)" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(abspath $(MODDIR)) KERNELRELEASE=$(KVER) \
@@ -121,10 +140,64 @@ dkms-src:
 	cp ipoption/Kbuild ipoption/*.c ipoption/*.h $(DKMS_DIR)/ipoption/
 	sed 's/@VERSION@/$(PKTGEN_VERSION)/' dkms.conf >$(DKMS_DIR)/dkms.conf
 
-dkms: dkms-src
-	dkms add pktgen/$(PKTGEN_VERSION)
-	dkms build pktgen/$(PKTGEN_VERSION) -k $(KVER)
-	dkms install pktgen/$(PKTGEN_VERSION) -k $(KVER)
+# the pktgen versions DKMS holds ("pktgen/V, KVER, arch: state" or "pktgen/V: added")
+DKMS_VERSIONS = $(shell dkms status -m pktgen $(DKMS_FLAGS) 2>/dev/null | \
+	sed -n 's|^pktgen/\([^,:]*\)[,:].*|\1|p' | sort -u)
+PKG_INSTALLED = $(shell dpkg-query -W -f='$${Status}' pktgen-dkms 2>/dev/null | \
+	grep -q ' installed$$' && echo yes)
+
+# DKMS keeps a module whose version is below the kernel's own (the
+# kernel's pktgen says 2.75) out of updates/ unless listed here as
+# overriding it, for every later kernel too
+DKMS_FORCE ?= /usr/share/dkms/modules_to_force_install/pktgen
+dkms-force:
+	install -d $(dir $(DKMS_FORCE))
+	echo pktgen_version-override >$(DKMS_FORCE)
+
+dkms: kdir-check
+	@if [ -n "$(PKG_INSTALLED)" ]; then \
+		echo "pktgen: the package pktgen-dkms is installed: apt purge pktgen-dkms first" >&2; \
+		exit 1; fi
+	$(MAKE) dkms-src dkms-force
+	for v in $(filter-out $(PKTGEN_VERSION),$(DKMS_VERSIONS)); do \
+		dkms remove pktgen/$$v --all $(DKMS_FLAGS) && rm -rf $(DKMS_SRC)/pktgen-$$v || exit 1; done
+	dkms status pktgen/$(PKTGEN_VERSION) $(DKMS_FLAGS) | grep -q . || \
+		dkms add pktgen/$(PKTGEN_VERSION) $(DKMS_FLAGS)
+	dkms build pktgen/$(PKTGEN_VERSION) -k $(KVER) $(DKMS_FLAGS)
+	dkms install pktgen/$(PKTGEN_VERSION) -k $(KVER) $(DKMS_FLAGS)
+
+# every pktgen in DKMS and its source, unless the package owns them
+uninstall-dkms:
+ifeq ($(PKG_INSTALLED),yes)
+	@echo "pktgen: DKMS's pktgen belongs to the package pktgen-dkms: apt purge pktgen-dkms"
+else
+	for v in $(DKMS_VERSIONS); do dkms remove pktgen/$$v --all $(DKMS_FLAGS) || exit 1; done
+	rm -rf $(wildcard $(DKMS_SRC)/pktgen-*) $(DKMS_FORCE)
+endif
+
+sign: kdir-check
+	@test -n "$(KEY)" -a -n "$(CERT)" || \
+		{ echo "make sign KEY=<private key> CERT=<certificate> (Documentation/install.rst)" >&2; exit 1; }
+	for m in $(MODDIR)/pktgen.ko $(MODDIR)/ipoption/pf_ipoption.ko; do \
+		$(KDIR)/scripts/sign-file sha256 $(KEY) $(CERT) $$m || exit 1; done
+
+# the Debian package, built in a copy of the tree under build/deb
+DEB_TOOLS := dpkg-buildpackage:dpkg-dev dh:debhelper dh_dkms:dh-dkms lintian:lintian
+DEB_VERSION := $(shell cat VERSION)
+deb:
+	@for t in $(DEB_TOOLS); do command -v $${t%%:*} >/dev/null || \
+		{ echo "make deb: no $${t%%:*}: apt-get install $${t#*:}" >&2; exit 1; }; done
+	@dpkg-query -W -f='$${Status}' build-essential 2>/dev/null | grep -q ' installed$$' || \
+		{ echo "make deb: apt-get install build-essential (dpkg-buildpackage wants it)" >&2; exit 1; }
+	@v=$$(dpkg-parsechangelog -S Version); [ "$$v" = "$(DEB_VERSION)" ] || \
+		{ echo "make deb: debian/changelog is $$v, VERSION $(DEB_VERSION): dch -v $(DEB_VERSION)" >&2; exit 1; }
+	rm -rf build/deb && mkdir -p build/deb/pktgen-$(DEB_VERSION)
+	tar -c --exclude=./build --exclude=./.git --exclude='*.ko' --exclude='*.o' . | \
+		tar -x -C build/deb/pktgen-$(DEB_VERSION)
+	cd build/deb/pktgen-$(DEB_VERSION) && dpkg-buildpackage -b -us -uc
+	cp build/deb/pktgen-dkms_$(DEB_VERSION)_all.deb build/
+	lintian --info build/deb/*.changes
+	@echo "make deb: build/pktgen-dkms_$(DEB_VERSION)_all.deb"
 
 # DKMS add/build/install/remove for every kernel with headers, on the host
 # in temporary trees (exit 4: dkms missing, every subtest skipped).
@@ -221,7 +294,7 @@ run:
 	tests/lib/build-all.sh
 	tests/lib/vm.sh run
 
-sparse:
+sparse: kdir-check
 	$(MAKE) -C $(KDIR) M=$(PWD) C=2 modules
 
 # checkpatch, shellcheck and sparse on every kernel (tests/lib/style.sh;
@@ -232,6 +305,7 @@ style:
 .PHONY: all modules modules-all clean install check run sparse style debug-kernel check-debug
 .PHONY: kcsan-kernel
 .PHONY: kernels check-all
+.PHONY: kdir-check uninstall-dkms sign deb dkms-force
 .PHONY: install-built install-tools install-headers uninstall uninstall-tools uninstall-headers version dkms-src dkms check-dkms check-fresh
 .PHONY: check-rxstat kcsan-mod-kernel check-kcsan check-mutants
 

@@ -3,7 +3,9 @@
 #
 # Host side (not in the VM: compiling under TCG takes too long): DKMS adds,
 # builds and installs pktgen for each kernel with headers (DKMS_KERNELS to
-# choose; every one by default), then removes it.  Prints
+# choose; every one by default), then removes it.  Then `make dkms` over
+# an older version in DKMS replaces it, and `make uninstall` leaves no
+# pktgen in DKMS and no source.  Prints
 # KTAP and a closing "N passed, N failed, N skipped" line.
 #
 # Nothing of the machine's DKMS state is touched: the source, DKMS and
@@ -68,5 +70,40 @@ for kv in $KERNELS; do
 	per_kernel "$kv"
 done
 check "dkms remove --all" dk remove --all
+
+# make dkms and make uninstall, the same trees through DKMS_FLAGS
+MK=(make -s --no-print-directory -C "$REPO" DKMS_SRC="$T/src" DKMS_FORCE="$T/force/pktgen"
+	DKMS_FLAGS="${OPTS[*]} --no-depmod")
+OLD=0.9+gold
+only_this() {	# KV: pktgen/$VER installed for KV, no $OLD
+	local st
+	st=$(dkms status -m pktgen "${OPTS[@]}" 2>&1)
+	if grep -q "^pktgen/$VER, $1, .*: installed" <<<"$st" &&
+	   ! grep -q "$OLD" <<<"$st" && [ ! -e "$T/src/pktgen-$OLD" ]; then
+		return 0
+	fi
+	echo "$st"
+	ls "$T/src"
+	return 1
+}
+nothing_left() {	# KV
+	local st
+	st=$(dkms status -m pktgen "${OPTS[@]}" 2>&1)
+	[ -z "$st" ] && [ -z "$(ls "$T/src")" ] && [ ! -e "$T/force/pktgen" ] &&
+		removed "$1" && return 0
+	echo "$st"
+	ls "$T/src"
+	return 1
+}
+kv=$(head -n 1 <<<"$KERNELS")
+if [ -n "$kv" ]; then
+	check "an older pktgen/$OLD in DKMS" eval \
+		'"${MK[@]}" dkms-src PKTGEN_VERSION="$OLD" && dkms add "pktgen/$OLD" "${OPTS[@]}"'
+	check "make dkms KVER=$kv" "${MK[@]}" dkms KVER="$kv"
+	check "make dkms replaced pktgen/$OLD: only $VER, installed for $kv" only_this "$kv"
+	check "make uninstall KVER=$kv" "${MK[@]}" uninstall KVER="$kv" \
+		INSTALL_MOD_PATH="$T" DESTDIR="$T/root" PREFIX=/usr
+	check "make uninstall: no pktgen in DKMS, no source, no module" nothing_left "$kv"
+fi
 echo "$_KT_PASS passed, $_KT_FAIL failed, $_KT_SKIP skipped"
 ktap_finish

@@ -7,8 +7,11 @@
 # links in PREFIX/bin and run from there; uninstall removes them and the
 # module from updates/ again; a checkout without a tag is VERSION+gHASH,
 # a tree without .git (git archive, as a tarball) the VERSION file.  All
-# in temporary trees (DESTDIR, INSTALL_MOD_PATH).  KTAP, then the closing
-# "N passed, N failed, N skipped" line.
+# in temporary trees (DESTDIR, INSTALL_MOD_PATH).  Without headers for the
+# kernel asked for (by default the running one), make and make install
+# stop and say what to install or which KVER= to use.  make sign signs
+# both modules of a build/KREL (make modules-all) with a throwaway key.
+# KTAP, then the closing "N passed, N failed, N skipped" line.
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 . "$REPO/tests/lib/lib.sh"
@@ -69,8 +72,48 @@ module_uninstall() {
 		[ -f "$T/mods/lib/modules/$KV/modules.dep" ]
 }
 
+# KV with no headers: make TARGET stops, naming the running release's
+# headers package and every release that has headers
+refused() {	# TARGET KVER-ARG...
+	local out b
+	if out=$(mk "$REPO" "$@" 2>&1); then
+		echo "make $* did not stop: $out"
+		return 1
+	fi
+	grep -qF "apt-get install linux-headers-$(uname -r)" <<<"$out" ||
+		{ echo "no package named: $out"; return 1; }
+	for b in /lib/modules/*/build; do
+		[ -f "$b/Makefile" ] || continue
+		grep -qF "KVER=$(basename "$(dirname "$b")")" <<<"$out" ||
+			{ echo "$b not offered: $out"; return 1; }
+	done
+	[ ! -e "$REPO/pktgen.ko" ] || [ "$REPO/pktgen.ko" -ot "$T" ] ||
+		{ echo "pktgen.ko built anyway"; return 1; }
+}
+
+# a build/KREL with headers: its modules signed with a throwaway key
+SIGN_KV=$(for b in /lib/modules/*/build; do
+	k=$(basename "$(dirname "$b")")
+	[ -f "$b/scripts/sign-file" ] && [ -f "$REPO/build/$k/pktgen.ko" ] &&
+		[ -f "$REPO/build/$k/ipoption/pf_ipoption.ko" ] && echo "$k"
+done | sort -V | tail -n 1)
+signed() {
+	local m
+	mkdir -p "$T/sign/ipoption" &&
+	cp "$REPO/build/$SIGN_KV/pktgen.ko" "$T/sign/" &&
+	cp "$REPO/build/$SIGN_KV/ipoption/pf_ipoption.ko" "$T/sign/ipoption/" &&
+	openssl req -new -x509 -newkey rsa:2048 -nodes -days 1 -subj "/CN=pktgen sign test/" \
+		-outform DER -keyout "$T/key.priv" -out "$T/cert.der" 2>/dev/null || return 1
+	mk "$REPO" sign KVER="$SIGN_KV" MODDIR="$T/sign" KEY="$T/key.priv" CERT="$T/cert.der" ||
+		return 1
+	for m in "$T/sign/pktgen.ko" "$T/sign/ipoption/pf_ipoption.ko"; do
+		[ "$(modinfo -F signer "$m")" = "pktgen sign test" ] &&
+			[ -n "$(modinfo -F sig_key "$m")" ] || { modinfo "$m"; return 1; }
+	done
+}
+
 ktap_header
-ktap_plan 9
+ktap_plan 13
 check "version of this checkout: its tag, or VERSION+gHASH" version_checkout
 check "version of a tree without .git (git archive): VERSION ($(cat "$REPO/VERSION"))" \
 	version_tarball
@@ -81,5 +124,21 @@ check "pf_ipoption.h in /usr/include/linux; the memo's code compiles with it" he
 check "make uninstall: both modules leave updates/, depmod runs" module_uninstall
 check "make uninstall: the tools and their directory are gone" tools_removed
 check "make uninstall: pf_ipoption.h is gone" test ! -e "$T/root/usr/include/linux/pf_ipoption.h"
+check "make modules KVER=<no headers> stops: the package, the KVER= choices" \
+	refused modules KVER="$KV"
+check "make install KVER=<no headers> stops the same, installs nothing" \
+	refused install KVER="$KV" INSTALL_MOD_PATH="$T/refused" DESTDIR="$T/refused"
+if [ -f "/lib/modules/$(uname -r)/build/Makefile" ]; then
+	ktap_skip "make without KVER stops: the running kernel has no headers" \
+		"the running kernel has headers"
+else
+	check "make without KVER stops: the running kernel $(uname -r) has no headers" \
+		refused modules
+fi
+if [ -n "$SIGN_KV" ] && command -v openssl >/dev/null; then
+	check "make sign KEY CERT: both modules of build/$SIGN_KV, signer and sig_key" signed
+else
+	ktap_skip "make sign" "no build/KREL with headers (make modules-all) or no openssl"
+fi
 echo "$_KT_PASS passed, $_KT_FAIL failed, $_KT_SKIP skipped"
 ktap_finish
