@@ -12,12 +12,12 @@
 
 DEV=dum0
 
-ns_cat() { ip netns exec "$NS" cat "$1"; }
-tx_stat() { ns_cat "/sys/class/net/$DEV/statistics/tx_$1"; }
+tx_stat() { ns_cat "$NS" "/sys/class/net/$DEV/statistics/tx_$1"; }
 dev_file() { in_ns "$NS" pg_read "$DEV"; }
 sofar() { dev_file | sed -n 's/^     pkts-sofar: \([0-9]*\)  errors: .*/\1/p'; }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 running() { [ "$(sofar)" -gt 0 ] 2>/dev/null; }
-gone() { ! kill -0 "$1" 2>/dev/null; }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 set_all() {	# CMD...: pg_set each on the device (prints the failure)
 	local c
 	for c in "$@"; do
@@ -36,19 +36,7 @@ start_fg() {
 start_bg() {
 	start_fg &
 	START_PID=$!
-	cleanup_push "kill -INT $START_PID"
-}
-
-# check_start_returned LABEL: the background start exits within 15 s,
-# with status 0 (reaped here, in the main shell: `check` runs a subshell).
-check_start_returned() {
-	local rc=0
-	if ! wait_until 15 gone "$START_PID"; then
-		ktap_fail "$1" "start still blocked 15 s later"
-		return
-	fi
-	wait "$START_PID" || rc=$?
-	check "$1" test "$rc" -eq 0
+	defer kill -INT "$START_PID"
 }
 
 # run_counted LABEL N SIZE: start in the foreground with count N already
@@ -72,6 +60,7 @@ run_counted() {
 # Result parsing: RES_T RES_C RES_D RES_N RES_SIZE RES_FRAGS RES_PPS RES_MB
 # RES_BPS RES_ERR from the device file in $FILE.
 RESULT_RE='^Result: OK: ([0-9]+)\(c([0-9]+)\+d([0-9]+)\) usec, ([0-9]+) \(([0-9]+)byte,(-?[0-9]+)frags\)'$'\n''  ([0-9]+)pps ([0-9]+)Mb/sec \(([0-9]+)bps\) errors: ([0-9]+)$'
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 parse_result() {
 	local res
 	res=$(sed -n '/^Result: /,$p' <<<"$FILE")
@@ -88,6 +77,7 @@ parse_result() {
 	return 1
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 result_fields() {	# N SIZE FRAGS
 	parse_result || return 1
 	[ "$RES_N" = "$1" ] && [ "$RES_SIZE" = "$2" ] && [ "$RES_FRAGS" = "$3" ] &&
@@ -96,6 +86,7 @@ result_fields() {	# N SIZE FRAGS
 	return 1
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 result_arith() {	# SIZE: c+d ~ T, bps = pps*8*size, Mb = bps/1e6, pps ~ N/T
 	local lo hi
 	parse_result || return 1
@@ -111,13 +102,15 @@ result_arith() {	# SIZE: c+d ~ T, bps = pps*8*size, Mb = bps/1e6, pps ~ N/T
 	[ "$RES_T" -gt 0 ] || { echo "elapsed 0 usec"; return 1; }
 	lo=$((RES_N * 1000000000 / ((RES_T + 1) * 1000)))
 	hi=$((RES_N * 1000000000 / (RES_T * 1000)))
+	# shellcheck disable=SC2015 # the || branch is meant for a failure of either
 	[ "$RES_PPS" -ge "$lo" ] && [ "$RES_PPS" -le "$hi" ] ||
 		{ echo "pps $RES_PPS not in [$lo, $hi] for $RES_N pkts in $RES_T usec"; return 1; }
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 setup() {
 	pg_load || return 1
-	ns_create NS || return 1
+	setup_ns NS || return 1
 	dummy_create "$NS" "$DEV" || return 1
 	THR=$(pg_first_thread "$NS") || return 1
 	in_ns "$NS" pg_write "$THR" "add_device $DEV" || return 1
@@ -128,7 +121,7 @@ setup() {
 }
 
 TMP=$(mktemp -d /tmp/counters.XXXXXX)
-cleanup_push "rm -rf $TMP"
+defer rm -rf "$TMP"
 
 ktap_header
 ktap_plan 48
@@ -149,6 +142,7 @@ check "count $N: Result c+d within 1 of T, bps = pps*8*60, Mb = bps/1e6, pps = N
 
 # 1b. the MAC counts as Params shows them (params-diff compares them with
 # the stock module's; this holds without it)
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 mac_counts() {	# SRC DST
 	set_all "src_mac_count $1" "dst_mac_count $2" || return 1
 	dev_file | grep -qx "     src_mac_count: $1  dst_mac_count: $2" && return 0
@@ -178,7 +172,7 @@ check "set burst 1, count 0, clear_counters" set_all "burst 1" "count 0" \
 	"clear_counters"
 p0=$(tx_stat packets)
 start_bg
-check "count 0: running (pkts-sofar > 0)" wait_until 30 running
+check "count 0: running (pkts-sofar > 0)" slowwait 30 running
 check "count 0: stop written from another process" in_ns "$NS" pg_write pgctrl stop
 check_start_returned "count 0 + stop: start returned"
 p1=$(tx_stat packets)
@@ -222,7 +216,7 @@ fi
 check "set ${SHARED_ON[*]}, count 0, clear_counters" set_all "${SHARED_ON[@]}" \
 	"count 0" "clear_counters"
 start_bg
-check "device down: running before" wait_until 30 running
+check "device down: running before" slowwait 30 running
 check "device down: ip link set $DEV down" ip -n "$NS" link set "$DEV" down
 check_start_returned "device down: start returned"
 FILE=$(dev_file)

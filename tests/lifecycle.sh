@@ -26,23 +26,31 @@
 
 . "$(dirname "$0")/lib/lib.sh"
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 pgw() { in_ns "$NS" pg_write "$@"; }	# FILE CMD -> errno
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 exists() { in_ns "${2:-$NS}" pg_read "$1" >/dev/null 2>&1; }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 gone_file() { ! exists "$@"; }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 sofar() {	# DEV [NS]
 	in_ns "${2:-$NS}" pg_read "$1" 2>/dev/null |
 		sed -n 's/^     pkts-sofar: \([0-9]*\)  errors: .*/\1/p'
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 running() { [ "$(sofar "$@")" -gt 0 ] 2>/dev/null; }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 grows() {	# DEV: pkts-sofar increases within 5 s
 	local a
+	# shellcheck disable=SC2034 # used where shellcheck cannot see it (eval, a sourced script, indirection)
 	a=$(sofar "$1")
-	wait_until 5 eval '[ "$(sofar '"$1"')" -gt "${a:-0}" ]'
+	# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
+	slowwait 5 eval '[ "$(sofar '"$1"')" -gt "${a:-0}" ]'
 }
-pid_gone() { ! kill -0 "$1" 2>/dev/null; }
 
 # add DEV: a dummy DEV in NS (IPv6 off by NS's default), bound to pktgen,
 # count 0, pkt_size 60.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 add() {
 	local rc=0
 	ip -n "$NS" link add "$1" up type dummy || return 1
@@ -52,12 +60,16 @@ add() {
 }
 
 # NSX helpers: plain processes in NSX (nothing else may keep it alive).
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 xw() { ip netns exec "$NSX" sh -c "echo '$2' > /proc/net/pktgen/$1"; }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 xsofar() {
 	ip netns exec "$NSX" cat "/proc/net/pktgen/$1" 2>/dev/null |
 		sed -n 's/^     pkts-sofar: \([0-9]*\)  errors: .*/\1/p'
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 xrunning() { [ "$(xsofar "$1")" -gt 0 ] 2>/dev/null; }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 xadd() {	# DEV: netns NSX with a dummy DEV bound to pktgen, count 0
 	ip netns add "$NSX" && ip -n "$NSX" link set lo up &&
 		ip -n "$NSX" link add "$1" up type dummy &&
@@ -70,28 +82,17 @@ start_bg() {
 	timeout -k 10 -s INT 60 ip netns exec "${1:-$NS}" \
 		sh -c 'echo start > /proc/net/pktgen/pgctrl' &
 	START_PID=$!
-	cleanup_push "kill -INT $START_PID"
+	defer kill -INT "$START_PID"
 }
 
-# check_start_returned NAME [STATUS]: the background start exits within
-# 15 s with STATUS (default 0; reaped here in the main shell, as `check`
-# runs its command in a subshell).
-check_start_returned() {
-	local rc=0
-	if ! wait_until 15 pid_gone "$START_PID"; then
-		ktap_fail "$1" "start still blocked 15 s later"
-		return
-	fi
-	wait "$START_PID" || rc=$?
-	check "$1" test "$rc" -eq "${2:-0}"
-}
-
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 thread_empty() {	# the thread file after rem_device_all
 	local t want=$'Running: \nStopped: \nResult: OK: rem_device_all'
 	t=$(in_ns "$NS" pg_read "$THR")
 	[ "$t" = "$want" ] || { echo "$t"; return 1; }
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 result_ok() {	# DEV: Result is the OK statistics with pkts-sofar > 0
 	local f n
 	f=$(in_ns "$NS" pg_read "$1") || { echo "no file $1"; return 1; }
@@ -102,25 +103,28 @@ result_ok() {	# DEV: Result is the OK statistics with pkts-sofar > 0
 	return 1
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 unload_ok() { timeout 30 rmmod pktgen; }
 
 # link_del NS DEV: `ip link del` bounded; if it hangs (pktgen keeps the
 # net_device), unload the module to release it before failing.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 link_del() {
 	local pid
 	ip -n "$1" link del "$2" &
 	pid=$!
-	if wait_until 10 pid_gone "$pid"; then
+	if slowwait 10 pid_gone "$pid"; then
 		wait "$pid"
 		return
 	fi
 	echo "ip link del $2 still blocked after 10 s; unloading pktgen"
 	timeout 30 rmmod pktgen
-	wait_until 20 pid_gone "$pid"
+	slowwait 20 pid_gone "$pid"
 	return 1
 }
 
 # rename NS OLD NEW: live rename, or down/rename/up where refused (< 6.2).
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 rename() {
 	if ip -n "$1" link set "$2" name "$3" 2>/dev/null; then
 		RENAMED=live
@@ -135,19 +139,20 @@ rename() {
 del_renamed() {
 	if pg_is_ours; then
 		check "$1: ip link del $2 (renamed) returns" link_del "$NS" "$2"
-		check "$1: file $2 gone" wait_until 5 gone_file "$2"
+		check "$1: file $2 gone" slowwait 5 gone_file "$2"
 		return
 	fi
 	ktap_skip "$1: ip link del $2 (renamed) returns" \
 		"stock pktgen never releases a renamed net_device (looks it up by the add_device name)"
 	check "$1: stock: renamed back to $3, ip link del returns, file gone" \
 		eval "ip -n $NS link set $2 down && ip -n $NS link set $2 name $3 &&
-			link_del $NS $3 && wait_until 5 gone_file $3"
+			link_del $NS $3 && slowwait 5 gone_file $3"
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 setup() {
 	pg_load || return 1
-	ns_create NS || return 1
+	setup_ns NS || return 1
 	THR=$(pg_first_thread "$NS") || return 1
 	ip netns exec "$NS" sysctl -qw net.ipv6.conf.default.disable_ipv6=1 \
 		net.ipv6.conf.all.disable_ipv6=1 || return 1
@@ -163,7 +168,7 @@ case_time() {	# diagnostic: seconds since the previous case
 }
 
 TMP=$(mktemp -d /tmp/lifecycle.XXXXXX)
-cleanup_push "rm -rf $TMP"
+defer rm -rf "$TMP"
 
 ktap_header
 
@@ -173,7 +178,7 @@ ktap_setup setup
 L="delete idle"
 check "$L: add_device dumA" add dumA
 check "$L: ip link del returns" link_del "$NS" dumA
-check "$L: file dumA gone" wait_until 5 gone_file dumA
+check "$L: file dumA gone" slowwait 5 gone_file dumA
 check "$L: rmmod pktgen" unload_ok
 case_time
 
@@ -181,10 +186,10 @@ case_time
 L="delete running"
 check "$L: load, add_device dumB" eval 'pg_load && add dumB'
 start_bg
-check "$L: running" wait_until 30 running dumB
+check "$L: running" slowwait 30 running dumB
 check "$L: ip link del returns" link_del "$NS" dumB
 check_start_returned "$L: start returned"
-check "$L: file dumB gone" wait_until 5 gone_file dumB
+check "$L: file dumB gone" slowwait 5 gone_file dumB
 check "$L: rmmod pktgen" unload_ok
 case_time
 
@@ -193,8 +198,10 @@ L="rename idle"
 check "$L: load, add_device dumC" eval 'pg_load && add dumC'
 check_here "$L: ip link set dumC name dumC2" rename "$NS" dumC dumC2
 check "$L: file dumC2 exists, dumC gone" eval 'exists dumC2 && gone_file dumC'
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "$L: count 100 via dumC2, start" eval 'in_ns "$NS" pg_set dumC2 "count 100" &&
 	timeout -s INT 60 ip netns exec "$NS" sh -c "echo start > /proc/net/pktgen/pgctrl"'
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "$L: Result OK, 100 packets" \
 	eval 'result_ok dumC2 && [ "$(sofar dumC2)" = 100 ]'
 del_renamed "$L" dumC2 dumC
@@ -205,7 +212,7 @@ case_time
 L="rename running"
 check "$L: load, add_device dumD" eval 'pg_load && add dumD'
 start_bg
-check "$L: running" wait_until 30 running dumD
+check "$L: running" slowwait 30 running dumD
 check_here "$L: rename to dumD2 (live, or down/rename/up before 6.2)" \
 	rename "$NS" dumD dumD2
 check "$L: file dumD2 exists, dumD gone" eval 'exists dumD2 && gone_file dumD'
@@ -225,7 +232,7 @@ case_time
 L="rmmod running"
 check "$L: load, add_device dumE" eval 'pg_load && add dumE'
 start_bg
-check "$L: running" wait_until 30 running dumE
+check "$L: running" slowwait 30 running dumE
 if pg_is_ours; then
 	check "$L: rmmod succeeds while start blocks" unload_ok
 	check_start_returned "$L: start returned"
@@ -246,30 +253,34 @@ L="netns del running"
 check "$L: load" pg_load
 k0=$(pg_kthreads)
 NSX=pgt-x$(printf '%08x' "$SRANDOM")
-cleanup_push "ip netns del $NSX"
+defer ip netns del "$NSX"
 check "$L: netns NSX, add_device dumX" xadd dumX
 start_bg "$NSX"
-check "$L: running" wait_until 30 xrunning dumX
+check "$L: running" slowwait 30 xrunning dumX
 check "$L: ip netns del" ip netns del "$NSX"
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "$L: start still running (its writer keeps the netns)" \
 	eval 'sleep 0.5 && kill -0 $START_PID'
 check "$L: SIGINT to the start" kill -INT "$START_PID"
 check_start_returned "$L: start returned (killed by SIGINT: 130)" 130
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "$L: netns destroyed: its kpktgend threads exit" \
-	wait_until 30 eval '[ "$(pg_kthreads)" -eq "$k0" ]'
+	slowwait 30 eval '[ "$(pg_kthreads)" -eq "$k0" ]'
 check "$L: rmmod pktgen" unload_ok
 case_time
 
 # 6b. delete the namespace with an idle bound device.
 L="netns del idle"
 check "$L: load" pg_load
+# shellcheck disable=SC2034 # used where shellcheck cannot see it (eval, a sourced script, indirection)
 k0=$(pg_kthreads)
 NSX=pgt-y$(printf '%08x' "$SRANDOM")
-cleanup_push "ip netns del $NSX"
+defer ip netns del "$NSX"
 check "$L: netns NSX, add_device dumY" xadd dumY
 check "$L: ip netns del" ip netns del "$NSX"
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "$L: netns destroyed: its kpktgend threads exit" \
-	wait_until 30 eval '[ "$(pg_kthreads)" -eq "$k0" ]'
+	slowwait 30 eval '[ "$(pg_kthreads)" -eq "$k0" ]'
 check "$L: rmmod pktgen" unload_ok
 case_time
 
@@ -277,10 +288,10 @@ case_time
 L="rem_device_all running"
 check "$L: load, add_device dumF" eval 'pg_load && add dumF'
 start_bg
-check "$L: running" wait_until 30 running dumF
+check "$L: running" slowwait 30 running dumF
 check "$L: rem_device_all" pgw "$THR" rem_device_all
 check_start_returned "$L: start returned"
-check "$L: file dumF gone" wait_until 5 gone_file dumF
+check "$L: file dumF gone" slowwait 5 gone_file dumF
 check "$L: thread file: no device, Result OK: rem_device_all" thread_empty
 check "$L: rmmod pktgen" unload_ok
 case_time
@@ -289,11 +300,11 @@ case_time
 L="reset running"
 check "$L: load, add_device dumG" eval 'pg_load && add dumG'
 start_bg
-check "$L: running" wait_until 30 running dumG
+check "$L: running" slowwait 30 running dumG
 check "$L: pgctrl reset returns" timeout 30 ip netns exec "$NS" \
 	sh -c 'echo reset > /proc/net/pktgen/pgctrl'
 check_start_returned "$L: start returned"
-check "$L: file dumG gone" wait_until 5 gone_file dumG
+check "$L: file dumG gone" slowwait 5 gone_file dumG
 check "$L: rmmod pktgen" unload_ok
 case_time
 
@@ -303,9 +314,10 @@ check "$L: load, add_device dumH" eval 'pg_load && add dumH'
 start_bg
 # running first: on a loaded host the thread may not have begun the run
 # within a fixed delay, and Result would still be the last command's
-check "$L: running" wait_until 30 running dumH
+check "$L: running" slowwait 30 running dumH
 check "$L: SIGINT to the start" kill -INT "$START_PID"
 check_start_returned "$L: start returned (killed by SIGINT: 130)" 130
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "$L: thread file lists dumH as stopped" eval \
 	'in_ns "$NS" pg_read "$THR" | grep -qx "Stopped: dumH "'
 check "$L: Result OK" result_ok dumH
@@ -316,6 +328,7 @@ case_time
 # (add_device / rem_device_all), then net_devices (ip link add /
 # add_device / ip link del, the adds and dels batched through ip -batch).
 L="add/remove x50"
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 churn_pg() {
 	local i rc
 	ip -n "$NS" link add dumL up type dummy || return 1
@@ -329,6 +342,7 @@ churn_pg() {
 	gone_file dumL || { echo "dumL left after the last rem_device_all"; return 1; }
 }
 DEL_LIMIT=$(( ${TEST_TIMEOUT:-600} / 10 ))
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 churn_dev() {
 	local i rc
 	for i in $(seq 50); do echo "link add dumM$i up type dummy"; done |

@@ -60,11 +60,6 @@ DIVERGE_PRE615=("rate 0" "ratep 0" "min_pkt_size=1001" "min_pkt_size= 3003"
 # more Mb/s), the README's "every failed write leaves a Result" (7.3.4).
 DIVERGE_615=("rate 0" "ratep 0")
 
-kver_ge() {	# MAJOR MINOR
-	local v=${KV:-$(uname -r)} maj min
-	maj=${v%%.*} min=${v#*.} min=${min%%[!0-9]*}
-	[ "$maj" -gt "$1" ] || { [ "$maj" -eq "$1" ] && [ "$min" -ge "$2" ]; }
-}
 DIVERGE=()
 if pg_is_ours; then
 	DIVERGE=("${DIVERGE_OURS[@]}")
@@ -187,6 +182,7 @@ ktap_plan $((NSEQ + 2))
 
 # record OUTDIR THREAD: run every sequence, one log per sequence.  Runs in
 # the netns; reads use bash builtins (forks are slow under TCG).
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 threads_empty() {
 	local t l
 	for t in "$PG_PROC"/kpktgend_*; do
@@ -194,6 +190,7 @@ threads_empty() {
 		[ "${l[1]}" = "Stopped: " ] || return 1
 	done
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 result_of() {	# FILE: print its "Result: ..." line and those after it
 	local l i
 	mapfile l <"$PG_PROC/$1"
@@ -202,6 +199,7 @@ result_of() {	# FILE: print its "Result: ..." line and those after it
 	done
 	printf '%s' "${l[@]:i}"
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 run_done() {	# DEV: pkts-sofar reached count and the run's Result is set
 	local l count="" sofar=""
 	mapfile -t l <"$PG_PROC/$1"
@@ -214,6 +212,7 @@ run_done() {	# DEV: pkts-sofar reached count and the run's Result is set
 	[ -n "$count" ] && [ -n "$sofar" ] && [ "$sofar" -ge "$count" ] &&
 		[[ "${l[*]}" =~ Result:\ OK:\ [0-9]+\(c ]]
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 record() {
 	local out=$1 t=$2 i=0 name cmds c rc dev arr l r
 	mkdir -p "$out"
@@ -221,7 +220,7 @@ record() {
 		i=$((i + 1)) dev=dum0@$i
 		if [[ "$cmds" == *@start* ]]; then	# a run starts every device
 			pg_write pgctrl reset
-			wait_until 20 threads_empty || echo "# devices left after reset"
+			slowwait 20 threads_empty || echo "# devices left after reset"
 		fi
 		IFS=';' read -ra arr <<<"$cmds"
 		{
@@ -236,7 +235,7 @@ record() {
 					# start only sleeps 125 ms before it waits for
 					# running devices: a slow guest can return
 					# before the thread even began the run
-					wait_until 20 run_done "$dev" ||
+					slowwait 20 run_done "$dev" ||
 						echo "run did not complete"
 					continue
 				fi
@@ -275,7 +274,7 @@ compare() {
 	/usr/bin/python3 -S "$LIB_DIR/params_compare.py" "$@"
 }
 
-ns_create NS
+setup_ns NS
 dummy_create "$NS" dum0
 ip -n "$NS" link set dum0 address 02:00:00:00:00:10
 T0=kpktgend_$(cut -d, -f1 </sys/devices/system/cpu/online | cut -d- -f1)
@@ -289,6 +288,7 @@ side() {	# LOADER DIR
 	# every run completes (else both sides' logs would compare two
 	# timeouts): the sequences whose wait ran out
 	bad=$(grep -l "run did not complete" "$2"/*.log) || return 0
+	# shellcheck disable=SC2086 # a list of file names
 	echo "# runs that did not complete: $(basename -a -s .log $bad | sort -n | tr '\n' ' ')"
 	return 1
 }

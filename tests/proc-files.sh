@@ -20,6 +20,7 @@ ktap_plan 33
 
 # The helpers act in the netns $N (pg_* through in_ns do not fork a shell).
 # is FILE TEXT: the file's bytes are exactly TEXT plus one newline.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 is() {
 	local got
 	got=$(in_ns "$N" pg_read "$1" && echo x) || return 1
@@ -27,15 +28,6 @@ is() {
 	[ "$got" = "$2"$'\n' ] && return 0
 	echo "--- want $1 / +++ got"
 	diff -u <(printf '%s\n' "$2") <(printf '%s' "$got") | tail -n +3
-	return 1
-}
-
-# w_is ERRNO FILE CMD: writing "CMD\n" to FILE fails with ERRNO (0 = works).
-w_is() {
-	local rc=0
-	in_ns "$N" pg_write "$2" "$3" || rc=$?
-	[ "$rc" -eq "$1" ] && return 0
-	echo "write '$3' to $2: errno $rc, want $1"
 	return 1
 }
 
@@ -48,14 +40,16 @@ line2() {	# FILE: its second line
 
 # add_err ERRNO THREAD NAME: add_device NAME fails with ERRNO and sets the
 # thread's Result to "ERROR: can not add device NAME", listing unchanged.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 add_err() {
 	local before want
 	before=$(line2 "$2")
-	w_is "$1" "$2" "add_device $3" || return 1
+	pg_write_is "$N" "$1" "$2" "add_device $3" || return 1
 	is "$2" "Running: "$'\n'"$before"$'\n'"Result: ERROR: can not add device $3"
 }
 
 listing() { ip netns exec "$N" ls "$PG_PROC" | sort; }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 listing_is() { [ "$1" = "$(listing)" ]; }
 
 cpus() {	# expand /sys/devices/system/cpu/online ("0-1,3") into a list
@@ -74,7 +68,7 @@ ktap_pass "module loads"
 mapfile -t CPUS < <(cpus)
 T0=kpktgend_${CPUS[0]} TL=kpktgend_${CPUS[-1]}
 
-ns_create NS
+setup_ns NS
 dummy_create "$NS" dum0
 ip -n "$NS" link add dum1 type dummy	# stays down
 ip netns exec "$NS" sysctl -qw net.ipv6.conf.dum1.disable_ipv6=1
@@ -97,18 +91,21 @@ in_ns "$N" pg_read pgctrl >/dev/null	# starts lib's write helper (no fork later)
 have=$(listing)
 check "netns dir: pgctrl + kpktgend_<cpu> for each online cpu (+ ours)" \
 	test "$want" = "$have"
-[ "$want" = "$have" ] || echo "# want: $(echo $want) / have: $(echo $have)"
+[ "$want" = "$have" ] || echo "# want: ${want//$'\n'/ } / have: ${have//$'\n'/ }"
 
 modes() { ip netns exec "$N" sh -c "cd $PG_PROC && stat -c '%a %n' -- *" | sort -k2; }
+# shellcheck disable=SC2046 # one word a file
 want=$(printf '600 %s\n' $(listing) | sort -k2)
 check "every file is mode 0600" test "$want" = "$(modes)"
 
 check "pgctrl text" is pgctrl "$BANNER"
 
 THR0=$'Running: \nStopped: \nResult: NA'
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 thr_ok() {	# FILE "DEVS " RESULT
 	is "$1" "Running: "$'\n'"Stopped: $2"$'\n'"Result: $3"
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 all_threads_fresh() {
 	local t
 	for t in "$@"; do
@@ -119,7 +116,7 @@ check "every thread file is fresh: 'Result: NA'" \
 	all_threads_fresh "${CPUS[@]/#/kpktgend_}"
 
 # --- add_device and dev@N
-check "add_device dum0 on $T0" w_is 0 "$T0" "add_device dum0"
+check "add_device dum0 on $T0" pg_write_is "$N" 0 "$T0" "add_device dum0"
 check "$T0 text after add_device" \
 	thr_ok "$T0" "dum0 " "OK: add_device=dum0"
 check "device file dum0 exists, mode 0600" \
@@ -127,7 +124,7 @@ check "device file dum0 exists, mode 0600" \
 dev_ifname() { local l; l=$(line2 "$1") && echo "${l##*  ifname: }"; }
 check "dum0 Params show ifname: dum0" test "$(dev_ifname dum0)" = dum0
 
-check "add_device dum0@1 on $TL" w_is 0 "$TL" "add_device dum0@1"
+check "add_device dum0@1 on $TL" pg_write_is "$N" 0 "$TL" "add_device dum0@1"
 if [ "$TL" = "$T0" ]; then
 	check "$TL lists both (newest first)" \
 		thr_ok "$TL" "dum0@1 dum0 " "OK: add_device=dum0@1"
@@ -141,7 +138,7 @@ check "dum0 and dum0@1 are independent devices" ip netns exec "$N" sh -c \
 	"echo 'count 77' >$PG_PROC/dum0@1 && grep -q '^Params: count 77 ' $PG_PROC/dum0@1 &&
 	 grep -q '^Params: count 1000 ' $PG_PROC/dum0"
 check "add_device lo on $TL (loopback is accepted)" \
-	w_is 0 "$TL" "add_device lo"
+	pg_write_is "$N" 0 "$TL" "add_device lo"
 
 # --- add_device errors
 check "add_device of a missing device: ENODEV + ERROR Result" \
@@ -158,9 +155,9 @@ check "no proc file for failed add_device" \
 	test "$(listing | grep -c -e nosuch0 -e dum1)" = 0
 
 # --- rem_device_all
-check "rem_device_all on $TL" w_is 0 "$TL" "rem_device_all"
+check "rem_device_all on $TL" pg_write_is "$N" 0 "$TL" "rem_device_all"
 # the thread removes its devices asynchronously: let it catch up
-wait_until 10 thr_ok "$TL" "" "OK: rem_device_all"
+slowwait 10 thr_ok "$TL" "" "OK: rem_device_all"
 check "$TL text after rem_device_all" thr_ok "$TL" "" "OK: rem_device_all"
 if [ "$TL" = "$T0" ]; then
 	want=$(base_files)
@@ -171,7 +168,7 @@ check "rem_device_all removed exactly that thread's device files" \
 	test "$want" = "$(listing)"
 
 # --- a second netns is independent
-ns_create NS2
+setup_ns NS2
 dummy_create "$NS2" dum0
 N=$NS2
 want=$(base_files)
@@ -182,7 +179,7 @@ check "second netns thread files are fresh" \
 check "second netns cannot add the first netns' dum1: ENODEV" \
 	add_err $ENODEV "$T0" dum1
 check "second netns adds its own dum0 on $T0" \
-	w_is 0 "$T0" "add_device dum0"
+	pg_write_is "$N" 0 "$T0" "add_device dum0"
 check "second netns' dum0 is its own (count not shared)" sh -c \
 	"ip netns exec $NS2 sh -c 'echo count 5 >$PG_PROC/dum0' &&
 	 ip netns exec $NS2 grep -q '^Params: count 5 ' $PG_PROC/dum0 &&
@@ -191,14 +188,15 @@ check "second netns' dum0 is its own (count not shared)" sh -c \
 
 # --- pgctrl reset
 N=$NS
-w_is 0 "$TL" "add_device dum0@2" >/dev/null
-check "pgctrl reset in the first netns" w_is 0 pgctrl reset
+pg_write_is "$N" 0 "$TL" "add_device dum0@2" >/dev/null
+check "pgctrl reset in the first netns" pg_write_is "$N" 0 pgctrl reset
 want=$(base_files)
-wait_until 10 listing_is "$want"
+slowwait 10 listing_is "$want"
 check "reset removed every device file of that netns" \
 	test "$want" = "$(listing)"
 check "reset left the second netns' device alone" \
 	ip netns exec "$NS2" test -e "$PG_PROC/dum0"
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 dev_list_empty() {
 	local t
 	for t in "$@"; do

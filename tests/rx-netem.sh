@@ -34,9 +34,7 @@ qdisc_stat() {
 	dropped) sed -n 's/.*(dropped \([0-9]*\),.*/\1/p' <<<"$line" ;;
 	esac
 }
-qdisc_empty() {
-	ip netns exec "$FWD" tc -s qdisc show dev veth2 | grep -q 'backlog 0b 0p'
-}
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 fwd_count() { ip netns exec "$FWD" awk '/^Ip: [0-9]/ { print $7 }' /proc/net/snmp; }
 
 # run_case LABEL N PPS [NETEM...]: netem (or none) on veth2, rx_reset,
@@ -50,22 +48,17 @@ run_case() {
 		check "$lab: tc qdisc add dev veth2 root netem $*" \
 			ip netns exec "$FWD" tc qdisc add dev veth2 root netem "$@"
 	fi
+	# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 	check "$lab: rx_reset, count $n, ratep $pps" eval \
 		'rx_cmd "$RX" rx_reset && tx_set "$TX" veth0 "count $n" "ratep $pps"'
 	check "$lab: run" tx_run "$TX"
-	wait_until 10 qdisc_empty
+	slowwait 10 qdisc_empty
 	rx_snap "$RX"
 	SENT=$(qdisc_stat sent) DROPPED=$(qdisc_stat dropped)
 	ktap_diag "$lab: netem sent $SENT dropped $DROPPED; receiver: $(rx_val rx_packets) packets, lost $(rx_val lost), reordered $(rx_val reordered), duplicates $(rx_val duplicates), p50 $(rx_val latency_p50_ns) ns"
 }
 
 # netem as a module, or built in (the debug kernel): ask tc, not modprobe
-netem_available() {
-	local probe
-	modprobe -q sch_netem 2>/dev/null
-	ns_create probe && ip -n "$probe" link add d0 type dummy &&
-		tc -n "$probe" qdisc add dev d0 root netem 2>/dev/null
-}
 
 if ! netem_available; then
 	ktap_header
@@ -84,6 +77,7 @@ f1=$(fwd_count)
 check "forward: router forwarded $N (ForwDatagrams +$((f1 - f0)))" test $((f1 - f0)) -eq "$N"
 check "forward: rx_packets $N, lost 0, reordered 0, duplicates 0, latency samples $N" \
 	rx_expect rx_packets "$N" lost 0 reordered 0 duplicates 0 latency_samples "$N"
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "forward: latency min > 0, p50 <= max" eval \
 	'rx_between latency_min_ns 1 "$(rx_val latency_p50_ns)" &&
 	 rx_between latency_p50_ns 1 "$(rx_val latency_max_ns)"'
@@ -95,6 +89,7 @@ TAIL=$((N - $(rx_val s0_last_seq)))
 check "loss: netem dropped some" test "${DROPPED:-0}" -gt 0
 check "loss: lost == netem dropped ($DROPPED) - dropped after the last received ($TAIL)" \
 	rx_expect lost $((DROPPED - TAIL))
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "loss: rx_packets == netem sent, rx_packets + lost == $N" eval \
 	'rx_expect rx_packets "$SENT" && test $((SENT + DROPPED)) -eq "$N"'
 check "loss: no reordering, no duplicates" rx_expect reordered 0 duplicates 0 late 0

@@ -32,11 +32,12 @@ SIZE=1000	# pkt_size: the frame without FCS, as captured
 pg_is_ours || ktap_skip_rest "skb ownership" "the stock module shares its skb in queue_xmit"
 pg_load || { ktap_fail "module loads"; ktap_finish; }
 TMP=$(lib_tmpdir)
-ns_create NS
+setup_ns NS
 dummy_create "$NS" d0
 ip -n "$NS" addr add 10.71.0.1/24 dev d0
 MAC=$(ip -n "$NS" -br link show d0 | awk '{ print $3 }')
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 setup() {	# EXTRA-COMMANDS...
 	local c
 	for c in "rem_device_all" "add_device d0"; do
@@ -52,6 +53,7 @@ setup() {	# EXTRA-COMMANDS...
 sofar() {
 	in_ns "$NS" pg_read d0 | sed -n 's/^     pkts-sofar: \([0-9]*\) .*/\1/p'
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 sending() { [ "$(sofar)" -gt "${1:-0}" ]; }
 
 # toggled LABEL CHANGE...: a run of the device set up; once it sends,
@@ -61,11 +63,11 @@ toggled() {
 	shift
 	pg_start_ns "$NS" 60 &
 	pid=$!
-	wait_until 20 sending
+	slowwait 20 sending
 	check "$label: the change" in_ns "$NS" "$@"
 	cap_start "$NS" d0 "$TMP/$label.pcap" || ktap_diag "$label: no capture"
 	n=$(sofar)
-	wait_until 10 sending "$((n + 1000))"
+	slowwait 10 sending "$((n + 1000))"
 	in_ns "$NS" pg_write pgctrl stop
 	wait "$pid"
 	rc=$?
@@ -94,6 +96,7 @@ in_ns "$NS" ethtool -K d0 sg on >/dev/null
 # forwards it: macsec keeps ether_setup()'s IFF_TX_SKB_SHARING, yet with
 # protect off sends the skb itself on through its lower device, here a
 # veth whose peer queues it for its stack.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 macsec_case() {
 	local c res
 	veth_create "$NS" v0 "$NS" v1 || return 1

@@ -25,7 +25,8 @@ ktap_header
 ktap_plan 8
 
 tmp=$(lib_tmpdir)
-check "pgfuzz builds" cc -O2 -o "$tmp/pgfuzz" "$LIB_DIR/pgfuzz.c"
+PGFUZZ=$(lib_prog pgfuzz 2>&1)
+check "pgfuzz built (make helpers)" test -x "$PGFUZZ"
 if ! pg_load; then
 	ktap_fail "module loads"
 	ktap_finish
@@ -33,8 +34,8 @@ fi
 ktap_pass "module loads"
 
 pin_static_keys
-ns_create NS
-ns_create NS2
+setup_ns NS
+setup_ns NS2
 dummy_create "$NS" d0
 dummy_create "$NS" d1
 veth_create "$NS" v0 "$NS2" v1
@@ -144,7 +145,7 @@ runner_pid=$!
 
 ktap_diag "pgfuzz: seed $FUZZ_SEED, $FUZZ_WRITES writes, $FUZZ_PROCS processes"
 t0=$SECONDS
-ip netns exec "$NS" "$tmp/pgfuzz" -d "$PG_PROC" -c "$tmp/corpus" -s "$FUZZ_SEED" \
+ip netns exec "$NS" "$PGFUZZ" -d "$PG_PROC" -c "$tmp/corpus" -s "$FUZZ_SEED" \
 	-w "$FUZZ_WRITES" -p "$FUZZ_PROCS" -t "$FUZZ_SECONDS" >"$tmp/fuzz.out" 2>"$tmp/fuzz.err"
 frc=$?
 touch "$tmp/end"
@@ -153,6 +154,7 @@ ktap_diag "$(cat "$tmp/fuzz.out")"
 ktap_diag "$(sort "$tmp/fuzz.err" | uniq -c | sort -rn | head -n 20)"
 ktap_diag "$((SECONDS - t0)) s; runs started and stopped meanwhile: $(cat "$tmp/runs" 2>/dev/null)"
 
+# shellcheck disable=SC2034 # used where shellcheck cannot see it (eval, a sourced script, indirection)
 read -r _ writes _ reads _ bad _ overlong _ < <(grep '^writes ' "$tmp/fuzz.out")
 check "pgfuzz: $FUZZ_WRITES writes done" test "${writes:-0}" -ge "$FUZZ_WRITES"
 check "pgfuzz: every read was text without kernel pointers, no write over-long" \
@@ -160,6 +162,7 @@ check "pgfuzz: every read was text without kernel pointers, no write over-long" 
 check "the runner ran meanwhile" test "$(cat "$tmp/runs" 2>/dev/null || echo 0)" -gt 0
 
 # still a working pktgen: reset, a 1000-packet run on d1
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 clean_run() {
 	local tx0 tx1 res
 	pg_write pgctrl reset || return 1
@@ -177,9 +180,12 @@ clean_run() {
 }
 check "afterwards: reset and a clean 1000-packet run" in_ns "$NS" clean_run
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 files_ok() {
 	local want have
+	# shellcheck disable=SC2010,SC2012 # the names of /proc/net/pktgen: no odd characters
 	want=$( { printf "%s\n" pgctrl d1; ls "$PG_PROC" | grep '^kpktgend_'; pg_own_files; } | sort)
+	# shellcheck disable=SC2012 # the names of /proc/net/pktgen: no odd characters
 	have=$(ls "$PG_PROC" | sort)
 	[ "$want" = "$have" ] && return 0
 	echo "files:"

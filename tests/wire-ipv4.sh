@@ -24,7 +24,6 @@ IPA=10.99.0.1 IPB=10.99.0.2 COUNT=200 SRCMAC=02:12:34:56:78:9a
 # frame checker: tests/lib/wire_ipv4_check.py
 NCHECKS=11	# lines the checker prints per run
 
-ns_cat() { ip netns exec "$1" cat "$2"; }
 rx_packets() { ns_cat "$NSB" /sys/class/net/vethB/statistics/rx_packets; }
 
 RUNS=()	# JSON run descriptions for the checker
@@ -44,32 +43,22 @@ one_run() {
 	t1=$(date +%s)
 	rx1=$(rx_packets)
 	check "$lab: start returned, Result OK: $n packets, pkts-sofar $n" \
-		result_ok "$n" "$rc" "$out"
+		pg_run_ok "$NSA" vethA "$n" "$rc" "$out"
 	check "$lab: vethB rx_packets grew by $n" test $((rx1 - rx0)) -eq "$n"
 	RUNS+=("$(printf '{"lab": "%s", "n": %d, "size": %d, "smac": "%s", "id0": %d, "ts": "%s", "t0": %d, "t1": %d}' \
 		"$lab" "$n" "$size" "$smac" "$id0" "$tsm" "$t0" "$t1")")
 }
 
-result_ok() {	# N START_RC CONFIG_ERROR
-	local cur
-	[ -z "$3" ] || { echo "$3"; return 1; }
-	cur=$(in_ns "$NSA" pg_read vethA) || return 1
-	[ "$2" -eq 0 ] && grep -q "^Result: OK: .*, $1 (" <<<"$cur" &&
-		grep -q "pkts-sofar: $1  errors: 0" <<<"$cur" && return 0
-	echo "start exit $2; device file:"
-	echo "$cur"
-	return 1
-}
-
 TMP=$(mktemp -d /tmp/wire-ipv4.XXXXXX)
-cleanup_push "rm -rf $TMP"
+defer rm -rf "$TMP"
 
 ktap_header
 ktap_plan $((5 * (NCHECKS + 2)))
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 setup() {
 	pg_load || return 1
-	ns_create NSA && ns_create NSB || return 1
+	setup_ns NSA NSB || return 1
 	veth_create "$NSA" vethA "$NSB" vethB || return 1
 	ip -n "$NSA" addr add "$IPA/24" dev vethA &&
 		ip -n "$NSB" addr add "$IPB/24" dev vethB || return 1

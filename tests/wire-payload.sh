@@ -30,7 +30,7 @@
 IPA=10.99.0.1 IPB=10.99.0.2 NQ=4
 
 TMP=$(mktemp -d /tmp/wire-payload.XXXXXX)
-cleanup_push "rm -rf $TMP"
+defer rm -rf "$TMP"
 
 CHECKER='
 import sys
@@ -90,7 +90,6 @@ pcap.check_runs(sys.argv[2:], {"same_bytes": same_bytes,
                                "imix": imix, "flows": flows, "ns_ts": ns_ts})
 '
 
-ns_cat() { ip netns exec "$1" cat "$2"; }
 ethtool_a() { ip netns exec "$NSA" ethtool "$@" >/dev/null; }
 
 # Frames per RX queue of vethB: "q0 q1 q2 q3".
@@ -108,6 +107,7 @@ q_delta() {
 		check "$1: vethB RX queues got $3 ($2)" _q_is "$3"
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 _q_is() {
 	local -a a b w
 	local i got="" bad=0
@@ -140,15 +140,17 @@ cur_is() {
 }
 
 T() { [ -n "${WIRE_TIMING:-}" ] && echo "# $* $SECONDS" >>"$TMP/timing"; return 0; }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 setup() {
 	local ns
 	T start
 	pg_load || return 1
 	T loaded
-	ns_create NSA && ns_create NSB || return 1
-	ip -n "$NSA" link add vethA numtxqueues $NQ numrxqueues $NQ type veth \
-		peer name vethB netns "$NSB" numtxqueues $NQ numrxqueues $NQ || return 1
+	setup_ns NSA NSB || return 1
+	ip -n "$NSA" link add vethA numtxqueues "$NQ" numrxqueues "$NQ" type veth \
+		peer name vethB netns "$NSB" numtxqueues "$NQ" numrxqueues "$NQ" || return 1
 	for ns in "$NSA vethA $IPA" "$NSB vethB $IPB"; do
+		# shellcheck disable=SC2086 # split into its fields
 		set -- $ns
 		ip netns exec "$1" sysctl -qw "net.ipv6.conf.$2.disable_ipv6=1" &&
 			ip -n "$1" addr add "$3/24" dev "$2" &&

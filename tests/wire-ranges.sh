@@ -27,7 +27,6 @@ NSEQ=40 NRND=200
 
 # range checker: tests/lib/wire_ranges_check.py
 
-ns_cat() { ip netns exec "$1" cat "$2"; }
 
 RUNS=()	# JSON run descriptions for the checker
 
@@ -41,27 +40,17 @@ one_run() {
 	done
 	[ -z "$out" ] && { pg_start_ns "$NSA" || rc=$?; }
 	check "$lab: start returned, Result OK: $n packets" \
-		result_ok "$n" "$rc" "$out"
+		pg_run_ok "$NSA" vethA "$n" "$rc" "$out"
 	RUNS+=("{\"lab\": \"$lab\", \"n\": $n, \"checks\": $checks}")
 }
 
-result_ok() {	# N START_RC CONFIG_ERROR
-	local cur
-	[ -z "$3" ] || { echo "$3"; return 1; }
-	cur=$(in_ns "$NSA" pg_read vethA) || return 1
-	[ "$2" -eq 0 ] && grep -q "^Result: OK: .*, $1 (" <<<"$cur" &&
-		grep -q "pkts-sofar: $1  errors: 0" <<<"$cur" && return 0
-	echo "start exit $2; device file:"
-	echo "$cur"
-	return 1
-}
-
 TMP=$(mktemp -d /tmp/wire-ranges.XXXXXX)
-cleanup_push "rm -rf $TMP"
+defer rm -rf "$TMP"
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 setup() {
 	pg_load || return 1
-	ns_create NSA && ns_create NSB || return 1
+	setup_ns NSA NSB || return 1
 	veth_create "$NSA" vethA "$NSB" vethB || return 1
 	ip -n "$NSA" addr add "$IPA/24" dev vethA &&
 		ip -n "$NSB" addr add "$IPB/24" dev vethB || return 1

@@ -27,9 +27,10 @@ ktap_plan 8
 
 TMP=$(lib_tmpdir)
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 setup() {
 	pg_load || return 1
-	ns_create NSA && ns_create NSB || return 1
+	setup_ns NSA NSB || return 1
 	veth_create "$NSA" vethA "$NSB" vethB || return 1
 	dummy_create "$NSA" d0 || return 1
 	MACB=$(ip netns exec "$NSB" cat /sys/class/net/vethB/address) || return 1
@@ -64,7 +65,7 @@ run() {
 		ip netns exec "$ns" python3 -S "$LIB_DIR/pktsock_hold.py" "$rdev" "$TMP/ready" \
 			"$TMP/go" "$TMP/out" &
 		pid=$!
-		if ! wait_until 30 test -e "$TMP/ready"; then
+		if ! slowwait 30 test -e "$TMP/ready"; then
 			ktap_fail "$lab: packet socket on $rdev"
 			kill "$pid"
 			return
@@ -75,6 +76,7 @@ run() {
 	after=$(rx_packets "$ns" "$rdev")
 	res=$(in_ns "$NSA" pg_result "$dev")
 	ktap_diag "$lab: Result: $res; $rdev rx_packets +$((after - before))"
+	# shellcheck disable=SC2015 # either failing is a failure
 	case $dev:$res in
 	vethA:"OK: "*" $n ("*) [ $((after - before)) -eq "$n" ] ;;
 	d0:"OK: "*" $n ("*) true ;;	# netif_receive: no device counter

@@ -108,7 +108,7 @@ drop_root() {
 	[ -n "$ROOT" ] && rm -rf --one-file-system "$ROOT"
 	ROOT=""
 }
-cleanup_push drop_root
+defer drop_root
 
 # the checkout as it is (tracked and new files) into /root/pktgen
 copy_checkout() {

@@ -21,6 +21,7 @@ REPO=$(cd "$(dirname "$0")/../.." && pwd)
 
 if [ -z "${DKMS_PRIVATE:-}" ] && [ "$(id -u)" -eq 0 ] &&
    unshare -m --propagation private true 2>/dev/null; then
+	# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 	exec env DKMS_PRIVATE=1 unshare -m --propagation private \
 		sh -c 'mount -t tmpfs dkms /var/lib/dkms 2>/dev/null; exec "$0"' "$0"
 fi
@@ -31,10 +32,12 @@ VER=$(make -s --no-print-directory -C "$REPO" version)
 T=$(lib_tmpdir)
 OPTS=(--sourcetree "$T/src" --dkmstree "$T/dkms" --installtree "$T/lib/modules")
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 dk() { dkms "$1" "pktgen/$VER" "${@:2}" "${OPTS[@]}" 2>&1; }
 
 # installed KV: DKMS put our module (this version, built for KV) under
 # updates/, and depmod -b resolves pktgen to it.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 installed() {
 	local f
 	f=$(modinfo -b "$T" -k "$1" -F filename pktgen) || return 1
@@ -46,6 +49,7 @@ installed() {
 	dkms status "pktgen/$VER" -k "$1" "${OPTS[@]}" | grep -q ': installed'
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 removed() { ! ls "$T/lib/modules/$1"/updates/dkms/{pktgen,pf_ipoption}.ko* 2>/dev/null; }
 
 per_kernel() {	# KV: build, install, check, remove
@@ -75,6 +79,7 @@ check "dkms remove --all" dk remove --all
 MK=(make -s --no-print-directory -C "$REPO" DKMS_SRC="$T/src" DKMS_FORCE="$T/force/pktgen"
 	DKMS_FLAGS="${OPTS[*]} --no-depmod")
 OLD=0.9+gold
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 only_this() {	# KV: pktgen/$VER installed for KV, no $OLD
 	local st
 	st=$(dkms status -m pktgen "${OPTS[@]}" 2>&1)
@@ -86,6 +91,7 @@ only_this() {	# KV: pktgen/$VER installed for KV, no $OLD
 	ls "$T/src"
 	return 1
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 nothing_left() {	# KV
 	local st
 	st=$(dkms status -m pktgen "${OPTS[@]}" 2>&1)
@@ -97,6 +103,7 @@ nothing_left() {	# KV
 }
 kv=$(head -n 1 <<<"$KERNELS")
 if [ -n "$kv" ]; then
+	# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 	check "an older pktgen/$OLD in DKMS" eval \
 		'"${MK[@]}" dkms-src PKTGEN_VERSION="$OLD" && dkms add "pktgen/$OLD" "${OPTS[@]}"'
 	check "make dkms KVER=$kv" "${MK[@]}" dkms KVER="$kv"

@@ -19,8 +19,10 @@ REPO=$(cd "$(dirname "$0")/../.." && pwd)
 T=$(lib_tmpdir)
 TOOLS="ipodump pgstats pktgen-rfc2544 pktgen-sweep pktgen-top"
 KV=6.0.0-pgtest		# a release no kernel has: an empty module tree
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 mk() { make -s --no-print-directory -C "$1" "${@:2}"; }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 version_checkout() {
 	local v h
 	v=$(mk "$REPO" version)
@@ -29,6 +31,7 @@ version_checkout() {
 		[ "$v" = "$(cat "$REPO/VERSION")+g$h" ] || { echo "version '$v', hash $h"; return 1; }
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 version_tarball() {
 	mkdir -p "$T/src" && git -C "$REPO" archive HEAD | tar -x -C "$T/src" || return 1
 	local v
@@ -36,9 +39,11 @@ version_tarball() {
 	[ "$v" = "$(cat "$REPO/VERSION")" ] || { echo "version '$v'"; return 1; }
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 tools_installed() {
 	local t
 	for t in $TOOLS; do
+		# shellcheck disable=SC2015 # the || branch is meant for a failure of either
 		[ -x "$T/root/usr/bin/$t" ] && [ -f "$T/root/usr/lib/pktgen/$t" ] ||
 			{ ls -lR "$T/root/usr"; return 1; }
 	done
@@ -48,6 +53,7 @@ tools_installed() {
 	done
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 tools_removed() {
 	local t
 	for t in $TOOLS; do
@@ -57,11 +63,13 @@ tools_removed() {
 }
 
 # the uapi header installed, and the memo's code compiles against it alone
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 header_installed() {
 	[ -f "$T/root/usr/include/linux/pf_ipoption.h" ] || { ls -lR "$T/root/usr"; return 1; }
 	cc -fsyntax-only -I"$T/root/usr/include" "$REPO/tests/lib/ipo_memo.c"
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 module_uninstall() {
 	local upd=$T/mods/lib/modules/$KV/updates
 	mkdir -p "$upd/ipoption" || return 1
@@ -74,6 +82,7 @@ module_uninstall() {
 
 # KV with no headers: make TARGET stops, naming the running release's
 # headers package and every release that has headers
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 refused() {	# TARGET KVER-ARG...
 	local out b
 	if out=$(mk "$REPO" "$@" 2>&1); then
@@ -97,6 +106,7 @@ SIGN_KV=$(for b in /lib/modules/*/build; do
 	[ -f "$b/scripts/sign-file" ] && [ -f "$REPO/build/$k/pktgen.ko" ] &&
 		[ -f "$REPO/build/$k/ipoption/pf_ipoption.ko" ] && echo "$k"
 done | sort -V | tail -n 1)
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 signed() {
 	local m
 	mkdir -p "$T/sign/ipoption" &&
@@ -107,6 +117,7 @@ signed() {
 	mk "$REPO" sign KVER="$SIGN_KV" MODDIR="$T/sign" KEY="$T/key.priv" CERT="$T/cert.der" ||
 		return 1
 	for m in "$T/sign/pktgen.ko" "$T/sign/ipoption/pf_ipoption.ko"; do
+		# shellcheck disable=SC2015 # the || branch is meant for a failure of either
 		[ "$(modinfo -F signer "$m")" = "pktgen sign test" ] &&
 			[ -n "$(modinfo -F sig_key "$m")" ] || { modinfo "$m"; return 1; }
 	done

@@ -29,12 +29,14 @@ if ! command -v nm >/dev/null || ! command -v modinfo >/dev/null || [ ${#builds[
 fi
 ktap_plan $((${#builds[@]} * 3 + 1))
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 no_family_syms() {	# KO
 	local found
 	found=$(nm -u "$1" | grep -Ew "$FAMILY_SYMS")
 	[ -z "$found" ] || { echo "$1 references: $found"; return 1; }
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 no_depends() {	# KO
 	local dep
 	dep=$(modinfo -F depends "$1")
@@ -48,6 +50,7 @@ for b in "${builds[@]}"; do
 	check "$kv: pf_ipoption.ko depends on no module" no_depends "$b/ipoption/pf_ipoption.ko"
 done
 # the source says the same: no IPv4 netfilter hook outside ipoption/
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "no NFPROTO_IPV4 hook and no socket family in pktgen's sources" \
 	eval '! grep -nE "NFPROTO_IPV4|sock_register|net_proto_family" "$REPO"/*.c "$REPO"/*.h'
 echo "$_KT_PASS passed, $_KT_FAIL failed, $_KT_SKIP skipped"

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build pktgen.ko for every installed kernel (/lib/modules/*/build) and
-# every kernel of tests/lib/kernels.sh's cache into build/KV/ with W=1.
+# every kernel of tests/lib/kernels.sh's cache into build/KV/ with W=1,
+# and the tests' C programs into build/helpers/ (make helpers).
 # Fails on a build error or on any compiler warning.
 #   --list	only print the kernels it builds, one "KV [ROOT]" a line
 #   --sparse	after each build, sparse (C=2) over every source against
@@ -163,5 +164,12 @@ while read -r kv root; do
 done < <(targets)
 [ "$mode" = --list ] && exit 0
 [ "$n" -gt 0 ] || { echo "build: no /lib/modules/*/build"; exit 1; }
+# the tests' C programs (build/helpers/), for the host and its VMs alike
+if make -s --no-print-directory -C "$REPO" helpers; then
+	echo "build helpers: ok"
+else
+	echo "build helpers: FAILED"
+	rc=1
+fi
 [ "$rc" -eq 0 ] && [ "$skipped" -gt 0 ] && exit 4
 exit "$rc"

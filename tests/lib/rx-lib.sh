@@ -75,12 +75,13 @@ wire_paths_create() {
 # /24 behind K) via KIP.  Every neighbour is static (no ARP during the
 # runs) and S's default route is R.  MACs in MS MR0 MR1 MK.
 router_create() {
-	ns_create S && ns_create R && ns_create K || return 1
+	setup_ns S R K || return 1
 	veth_create "$S" s0 "$R" r0 && veth_create "$R" r1 "$K" k0 || return 1
 	ip -n "$S" addr add "$1/24" dev s0 && ip -n "$R" addr add "$2/24" dev r0 &&
 		ip -n "$R" addr add "$3/24" dev r1 && ip -n "$K" addr add "$4/24" dev k0 ||
 		return 1
 	ip netns exec "$R" sysctl -qw net.ipv4.ip_forward=1 || return 1
+	# shellcheck disable=SC2034 # used where shellcheck cannot see it (eval, a sourced script, indirection)
 	MR0=$(mac_of "$R" r0) MR1=$(mac_of "$R" r1) MK=$(mac_of "$K" k0) MS=$(mac_of "$S" s0)
 	ip -n "$S" neigh add "$2" lladdr "$MR0" dev s0 nud permanent &&
 		ip -n "$S" route add default via "$2" &&
@@ -94,7 +95,7 @@ router_create() {
 # forwarding with a static neighbour for RX; pgrx on veth3 (display
 # script) and pktgen on veth0 sending 60-byte frames to NET.2.2.
 fwd_path_create() {
-	ns_create TX && ns_create FWD && ns_create RX || return 1
+	setup_ns TX FWD RX || return 1
 	veth_create "$TX" veth0 "$FWD" veth1 && veth_create "$FWD" veth2 "$RX" veth3 || return 1
 	ip -n "$TX" addr add "$1.1.1/24" dev veth0 &&
 		ip -n "$FWD" addr add "$1.1.2/24" dev veth1 &&
@@ -111,6 +112,7 @@ fwd_path_create() {
 
 # ip_in_receives NS: Ip InReceives of NS (packets the IPv4 stack saw).
 ip_in_receives() {
+	# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 	ip netns exec "$1" awk '/^Ip: [0-9]/ { print $4 }' /proc/net/snmp
 }
 
@@ -133,4 +135,21 @@ rx_begin() {
 		ktap_fail "setup" "$(cat "$log")"
 		ktap_finish
 	fi
+}
+
+# udp_noports: RX's count of UDP datagrams to no socket (/proc/net/snmp)
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
+udp_noports() { ip netns exec "$RX" awk '/^Udp: [0-9]/ { print $3 }' /proc/net/snmp; }
+
+# netem_available: the kernel has sch_netem (tried on a probe netns)
+netem_available() {
+	local probe
+	modprobe -q sch_netem 2>/dev/null
+	setup_ns probe && ip -n "$probe" link add d0 type dummy &&
+		tc -n "$probe" qdisc add dev d0 root netem 2>/dev/null
+}
+
+# qdisc_empty: the forwarder's netem qdisc on veth2 holds nothing
+qdisc_empty() {
+	ip netns exec "$FWD" tc -s qdisc show dev veth2 | grep -q 'backlog 0b 0p'
 }
