@@ -29,6 +29,25 @@ modules:
 modules-all:
 	tests/lib/build-all.sh
 
+# The tests' C programs, built once on the host into build/helpers/ (the
+# guest sees the repo at the same path): lib.sh's one-write(2) helper,
+# the fuzzer, the PF_IPOPTION programs and the receiver's statistics
+# against their model (tests/host/rxstat.sh).  modules-all builds them.
+HELPER_DIR := build/helpers
+HELPER_CFLAGS := -O2 -Wall -Wextra -Wno-unused-function -Iinclude/uapi
+HELPERS := $(addprefix $(HELPER_DIR)/,pgwrite pgfuzz ipo_memo ipo_reinject ipo_tool rxstat)
+
+helpers: $(HELPERS)
+
+$(HELPER_DIR)/%: tests/lib/%.c include/uapi/linux/pf_ipoption.h
+	@mkdir -p $(HELPER_DIR)
+	$(CC) $(HELPER_CFLAGS) -o $@ $<
+
+$(HELPER_DIR)/rxstat: tests/host/rxstat.c tests/host/rxstat_model.c \
+		      pktgen_rxstat.c $(wildcard pktgen_rxstat.h)
+	@mkdir -p $(HELPER_DIR)
+	$(CC) $(HELPER_CFLAGS) -o $@ $<
+
 clean:
 	$(MAKE) -C $(KDIR) M=$(PWD) clean 2>/dev/null || true
 	rm -rf build
@@ -136,7 +155,7 @@ check-fresh:
 # tests/host/rxstat.sh: the receiver's sequence and statistics logic
 # (pktgen_rxstat.c) against a reference model, in user space; make check
 # runs it too.  RXSTAT_SEQUENCES=10000000 for the long run.
-check-rxstat:
+check-rxstat: helpers
 	tests/host/rxstat.sh || [ $$? -eq 4 ]
 
 # Set up a fresh Debian machine (apt, a venv for virtme-ng), build, run the
@@ -222,7 +241,7 @@ sparse:
 style:
 	tests/lib/style.sh
 
-.PHONY: all modules modules-all clean install check run sparse style debug-kernel check-debug
+.PHONY: all modules modules-all helpers clean install check run sparse style debug-kernel check-debug
 .PHONY: kcsan-kernel
 .PHONY: kernels check-all
 .PHONY: install-built install-tools install-headers uninstall uninstall-tools uninstall-headers version dkms-src dkms check-dkms check-fresh

@@ -28,7 +28,7 @@
 # produced a Result (a mode a module refuses is reported, not an error).
 . "$(dirname "$0")/../tests/lib/lib.sh"
 
-# sleep without a fork (~0.1-0.5 s each under TCG); lib.sh's wait_until
+# sleep without a fork (~0.1-0.5 s each under TCG); lib.sh's slowwait
 # polls with it too.  The pipe is never written: read -t just times out.
 exec {SLEEP_FD}<> <(:)
 sleep() { read -r -t "$1" -u "$SLEEP_FD" _ || :; }
@@ -129,7 +129,7 @@ NS="" PEER_NS=""
 declare -A IFNAME=([dummy]=dummy0 [veth]=veth0)
 declare -A PEER_MAC=([dummy]=$DST_MAC [veth]=$DST_MAC)
 setup_net() {
-	ns_create NS && ns_create PEER_NS || return 1
+	setup_ns NS PEER_NS || return 1
 	dummy_create "$NS" dummy0 || return 1
 	veth_create "$NS" veth0 "$PEER_NS" veth1 || return 1
 	# the peer takes the frames as its own and drops them in IP (no route)
@@ -167,8 +167,8 @@ setup_nic() {
 	fi
 	if ! { ip link set "$tx" netns "$NS" && ip link set "$rx" netns "$PEER_NS" &&
 	       _dev_prep "$NS" "$tx" && _dev_prep "$PEER_NS" "$rx" &&
-	       wait_until 15 carrier_up "$NS" "$tx" &&
-	       wait_until 15 carrier_up "$PEER_NS" "$rx"; }; then
+	       slowwait 15 carrier_up "$NS" "$tx" &&
+	       slowwait 15 carrier_up "$PEER_NS" "$rx"; }; then
 		echo "# bench: $1 pair ($tx, $rx) not up" >&2
 		return 1
 	fi
@@ -287,7 +287,7 @@ start_timed() {
 	local d pid rc=0
 	start_writer &
 	pid=$!
-	if wait_until 15 all_running; then
+	if slowwait 15 all_running; then
 		sleep "$SECS"
 	else
 		ERR="devices not running 15 s after start" rc=1
@@ -296,7 +296,7 @@ start_timed() {
 	wait "$pid"
 	[ "$rc" -eq 0 ] || return 1
 	for d in "${RUN_DEVS[@]}"; do
-		wait_until 15 result_ok "$d" || { ERR="no Result for $d"; return 1; }
+		slowwait 15 result_ok "$d" || { ERR="no Result for $d"; return 1; }
 	done
 }
 
@@ -468,7 +468,7 @@ main() {
 		return 1
 	fi
 	TMP=$(mktemp -d /tmp/bench.XXXXXX) || return 1
-	cleanup_push "rm -rf $TMP"
+	defer rm -rf "$TMP"
 	[ -n "$OUTDIR" ] || OUTDIR=$TMP/out
 	mkdir -p "$OUTDIR" || return 1
 	CSV=$OUTDIR/runs.csv

@@ -112,7 +112,7 @@ ipod_start() {
 	esac
 	ip netns exec "$R" python3 -S "$IPOD" "${a[@]}" >/dev/null 2>"$TMP/ipod.err" &
 	IPOD_PID=$!
-	wait_until 120 grep -q '^ipodump: intercepting' "$TMP/ipod.err"
+	slowwait 120 grep -q '^ipodump: intercepting' "$TMP/ipod.err"
 }
 
 ipod_stop() {
@@ -136,7 +136,7 @@ measure_cell() {	# PASS CELL PAYLOAD: one line of runs.csv
 	frame=$((14 + 20 + ${OPT_BYTES[${C_OPT[$cell]}]} + 8 + payload))
 	send "ip_opt ${C_OPT[$cell]}" "pkt_size $frame" "ratep $LAT_PPS" \
 		"count $LAT_COUNT" "duration 0" || return 1
-	wait_until 5 eval '[ "$(rx_value rx_packets)" -ge '"$LAT_COUNT"' ]'
+	slowwait 5 eval '[ "$(rx_value rx_packets)" -ge '"$LAT_COUNT"' ]'
 	p50=$(rx_value latency_p50_ns) avg=$(rx_value latency_avg_ns) lost=$(rx_value lost)
 	if [[ ${C_TAKE[$cell]:-} == family:* ]]; then
 		ipod_stop

@@ -47,7 +47,7 @@ ktap_plan $((3 * ${#ROWS[@]} + 2 + 4))
 TMP=$(lib_tmpdir)
 setup() {
 	pg_load || return 1
-	ns_create NSA && ns_create NSB || return 1
+	setup_ns NSA NSB || return 1
 	veth_create "$NSA" vA "$NSB" vB || return 1
 	ip netns exec "$NSB" tc qdisc add dev vB clsact &&
 		ip netns exec "$NSB" tc filter add dev vB ingress matchall action drop ||

@@ -27,7 +27,7 @@ fi
 ktap_plan $((5 + $(wc -w <<<"$CELLS")))	# exits 0, a check per cell, timers, 3 of the report
 
 OUT_DIR=$(mktemp -d /tmp/bench-ipopt.XXXXXX)
-cleanup_push "rm -rf $OUT_DIR"
+defer rm -rf "$OUT_DIR"
 LOG=$OUT_DIR/guest.log
 rc=0
 "$BENCH/ipopt-guest.sh" --quick --out "$OUT_DIR" >"$LOG" 2>&1 || rc=$?

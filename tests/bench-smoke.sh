@@ -18,7 +18,7 @@ ktap_header
 ktap_plan 9
 
 OUT_DIR=$(mktemp -d /tmp/bench-smoke.XXXXXX)
-cleanup_push "rm -rf $OUT_DIR"
+defer rm -rf "$OUT_DIR"
 LOG=$OUT_DIR/guest.log
 rc=0
 "$BENCH/guest.sh" --quick --secs 0.3 --cells "$CELLS" --out "$OUT_DIR" \

@@ -780,7 +780,7 @@ if ! pg_load; then
 	ktap_finish
 fi
 T0=kpktgend_$(cut -d, -f1 </sys/devices/system/cpu/online | cut -d- -f1)
-ns_create NS
+setup_ns NS
 dummy_create "$NS" dum0
 veth_create "$NS" va "$NS" vb
 in_ns "$NS" pg_read pgctrl >/dev/null	# starts lib's write helper

@@ -12,12 +12,10 @@
 
 DEV=dum0
 
-ns_cat() { ip netns exec "$NS" cat "$1"; }
-tx_stat() { ns_cat "/sys/class/net/$DEV/statistics/tx_$1"; }
+tx_stat() { ns_cat "$NS" "/sys/class/net/$DEV/statistics/tx_$1"; }
 dev_file() { in_ns "$NS" pg_read "$DEV"; }
 sofar() { dev_file | sed -n 's/^     pkts-sofar: \([0-9]*\)  errors: .*/\1/p'; }
 running() { [ "$(sofar)" -gt 0 ] 2>/dev/null; }
-gone() { ! kill -0 "$1" 2>/dev/null; }
 set_all() {	# CMD...: pg_set each on the device (prints the failure)
 	local c
 	for c in "$@"; do
@@ -36,19 +34,7 @@ start_fg() {
 start_bg() {
 	start_fg &
 	START_PID=$!
-	cleanup_push "kill -INT $START_PID"
-}
-
-# check_start_returned LABEL: the background start exits within 15 s,
-# with status 0 (reaped here, in the main shell: `check` runs a subshell).
-check_start_returned() {
-	local rc=0
-	if ! wait_until 15 gone "$START_PID"; then
-		ktap_fail "$1" "start still blocked 15 s later"
-		return
-	fi
-	wait "$START_PID" || rc=$?
-	check "$1" test "$rc" -eq 0
+	defer kill -INT "$START_PID"
 }
 
 # run_counted LABEL N SIZE: start in the foreground with count N already
@@ -117,7 +103,7 @@ result_arith() {	# SIZE: c+d ~ T, bps = pps*8*size, Mb = bps/1e6, pps ~ N/T
 
 setup() {
 	pg_load || return 1
-	ns_create NS || return 1
+	setup_ns NS || return 1
 	dummy_create "$NS" "$DEV" || return 1
 	THR=$(pg_first_thread "$NS") || return 1
 	in_ns "$NS" pg_write "$THR" "add_device $DEV" || return 1
@@ -128,7 +114,7 @@ setup() {
 }
 
 TMP=$(mktemp -d /tmp/counters.XXXXXX)
-cleanup_push "rm -rf $TMP"
+defer rm -rf "$TMP"
 
 ktap_header
 ktap_plan 48
@@ -178,7 +164,7 @@ check "set burst 1, count 0, clear_counters" set_all "burst 1" "count 0" \
 	"clear_counters"
 p0=$(tx_stat packets)
 start_bg
-check "count 0: running (pkts-sofar > 0)" wait_until 30 running
+check "count 0: running (pkts-sofar > 0)" slowwait 30 running
 check "count 0: stop written from another process" in_ns "$NS" pg_write pgctrl stop
 check_start_returned "count 0 + stop: start returned"
 p1=$(tx_stat packets)
@@ -222,7 +208,7 @@ fi
 check "set ${SHARED_ON[*]}, count 0, clear_counters" set_all "${SHARED_ON[@]}" \
 	"count 0" "clear_counters"
 start_bg
-check "device down: running before" wait_until 30 running
+check "device down: running before" slowwait 30 running
 check "device down: ip link set $DEV down" ip -n "$NS" link set "$DEV" down
 check_start_returned "device down: start returned"
 FILE=$(dev_file)

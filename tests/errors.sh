@@ -92,11 +92,6 @@ ktap_header
 ktap_plan $((42 + NNEW))
 
 # v6.15+ parsing: ours always, the stock module from v6.15 on.
-kver_ge() {	# MAJOR MINOR
-	local v=${KV:-$(uname -r)} maj min
-	maj=${v%%.*} min=${v#*.} min=${min%%[!0-9]*}
-	[ "$maj" -gt "$1" ] || { [ "$maj" -eq "$1" ] && [ "$min" -ge "$2" ]; }
-}
 hardened() { pg_is_ours || kver_ge 6 15; }
 if hardened; then ENOTSUP_WANT=$EOPNOTSUPP; else ENOTSUP_WANT=$ENOTSUPP; fi
 
@@ -142,7 +137,7 @@ ktap_pass "module loads"
 
 CPU0=$(cut -d, -f1 </sys/devices/system/cpu/online)
 T0=kpktgend_${CPU0%%-*}
-ns_create NS
+setup_ns NS
 dummy_create "$NS" dum0
 veth_create "$NS" va "$NS" vb
 N=$NS

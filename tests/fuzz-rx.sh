@@ -33,7 +33,7 @@ WRAP=4611686018427387904
 
 setup() {
 	pg_load || return 1
-	ns_create TX && ns_create RX || return 1
+	setup_ns TX RX || return 1
 	veth_create "$TX" fz0 "$RX" fz1 || return 1
 	ip -n "$TX" addr add "$IPA/24" dev fz0 &&
 		ip -n "$RX" addr add "$IPB/24" dev fz1 &&

@@ -79,8 +79,8 @@ ipod_start() {
 		wait $!
 		echo $? >"$TMP/$name.rc"
 	) &
-	wait_until 5 test -s "$TMP/$name.pid"
-	cleanup_push "kill $(<"$TMP/$name.pid") 2>/dev/null"
+	slowwait 5 test -s "$TMP/$name.pid"
+	defer kill "$(<"$TMP/$name.pid")"
 	IPOD_PIDS+=("$name")
 }
 
@@ -97,7 +97,7 @@ ipod_ready() {	# every started ipodump says what it listens on (no fork:
 
 ipod_started() {	# LABEL: wait for them; else show what they said
 	local n
-	wait_until 120 ipod_ready && { ktap_pass "$1"; return; }
+	slowwait 120 ipod_ready && { ktap_pass "$1"; return; }
 	ktap_fail "$1" "$(for n in "${IPOD_PIDS[@]}"; do
 		echo "$n: rc $(cat "$TMP/$n.rc" 2>/dev/null): $(cat "$TMP/$n.err")"; done)"
 }
@@ -110,7 +110,7 @@ ipod_stop() {
 		[ -e "$TMP/$n.rc" ] || kill -TERM "$(cat "$TMP/$n.pid")" 2>/dev/null
 	done
 	for n in "$@"; do
-		wait_until 20 test -e "$TMP/$n.rc"
+		slowwait 20 test -e "$TMP/$n.rc"
 	done
 }
 
@@ -210,7 +210,7 @@ check "sent ${#FORMS[@]} ip_opt forms x $PER with pktgen" eval '! grep . "$TMP/s
 # RSVP with RA, RTCP (SR) with RA, plain UDP with RA: for rsvp/rtcp filters
 send_raw 46:94040000:2 17:94040000:2:80c8000600000000 17:94040000:2:0102030405060708
 check "-c $NR: ipodump in R exits by itself after $NR packets" \
-	wait_until 30 test -e "$TMP/r_all.rc"
+	slowwait 30 test -e "$TMP/r_all.rc"
 sleep 1
 # shellcheck disable=SC2046	# one name per filter: split on purpose
 ipod_stop r_all k_all $(printf 'f_%s ' $FILTER_LIST)
@@ -248,7 +248,7 @@ fam_section() {
 	k0=$(k_rx) f0=$(r_snmp ForwDatagrams)
 	tx_set "$S" s0 "ip_opt rr:2" && tx_run "$S" &&
 		tx_set "$S" s0 "ip_opt ra" && tx_run "$S"
-	wait_until 30 eval '[ "$(grep -c "^[0-9]" "$TMP/t_fam.out")" -ge $((2 * N)) ] &&
+	slowwait 30 eval '[ "$(grep -c "^[0-9]" "$TMP/t_fam.out")" -ge $((2 * N)) ] &&
 		[ $(( $(k_rx) - k0 )) -ge $((2 * N)) ]'
 	sleep 1
 	k1=$(k_rx) f1=$(r_snmp ForwDatagrams)
@@ -268,10 +268,10 @@ fam_section() {
 	# forwarding back in the kernel, so the very next packet is forwarded
 	pid=$(pgrep -P "$(cat "$TMP/t_fam.pid")")
 	kill -KILL "$pid"
-	wait_until 10 test -e "$TMP/t_fam.rc"
+	slowwait 10 test -e "$TMP/t_fam.rc"
 	k0=$(k_rx) f0=$(r_snmp ForwDatagrams)
 	tx_set "$S" s0 "ip_opt rr:2" && tx_run "$S"
-	wait_until 10 eval '[ $(( $(k_rx) - k0 )) -ge $N ] && test -e "$TMP/k_fam.rc"'
+	slowwait 10 eval '[ $(( $(k_rx) - k0 )) -ge $N ] && test -e "$TMP/k_fam.rc"'
 	k1=$(k_rx) f1=$(r_snmp ForwDatagrams)
 	check "kill -9 of ipodump (rc $(cat "$TMP/t_fam.rc")): the next $N packets forwarded by the kernel (ForwDatagrams +$((f1 - f0)), K +$((k1 - k0)))" \
 		test "$(cat "$TMP/t_fam.rc")" = 137 -a $((f1 - f0)) -eq "$N" -a $((k1 - k0)) -eq "$N"
@@ -282,8 +282,8 @@ fam_section() {
 	k0=$(k_rx) f0=$(r_snmp ForwDatagrams)
 	# UDP + RA but not RTCP (forwarded by the kernel), RSVP, RTCP RR
 	send_raw 17:94040000:3:0102030405060708 46:94040000:3 17:94040000:3:81c9000700000000
-	wait_until 30 eval 'test -e "$TMP/t_rsvp.rc" && test -e "$TMP/t_rtcp.rc"'
-	wait_until 5 eval '[ $(( $(k_rx) - k0 )) -ge 9 ]'
+	slowwait 30 eval 'test -e "$TMP/t_rsvp.rc" && test -e "$TMP/t_rtcp.rc"'
+	slowwait 5 eval '[ $(( $(k_rx) - k0 )) -ge 9 ]'
 	k1=$(k_rx) f1=$(r_snmp ForwDatagrams)
 	chk intercept "$TMP/t_rsvp.out" "--router-alert -T rsvp: 3 RSVP packets printed (ttl 32: before forwarding)" 3 \
 		": rsvp, len 32, ttl 32, id 100[012], optlen 4 \| ra len 4 value 0"
@@ -323,15 +323,15 @@ print("bound", flush=True)
 for i in range(int(sys.argv[2])):
     s.recv(2048)
 print("got", sys.argv[2], flush=True)' "$IPR0" "$n" >"$TMP/udp9.out" 2>&1 &
-	cleanup_push "kill $! 2>/dev/null"
-	wait_until 120 grep -q bound "$TMP/udp9.out"
+	defer kill "$!"
+	slowwait 120 grep -q bound "$TMP/udp9.out"
 	ipod_started "-T rr,local in R, an rr listener in K, a UDP socket on $IPR0:9 in R, started"
 	k0=$(k_rx)
 	tx_run "$S" && tx_set "$S" s0 "dst $IPR0" && tx_run "$S" &&
 		ip netns exec "$R" python3 -S "$LIB_DIR/ipv4_raw.py" "$IPR1" "$DST" \
 			"17:070b04000000000000000000:$n"
 	tx_set "$S" s0 "dst $DST" >/dev/null
-	wait_until 30 eval 'test -e "$TMP/t_loc.rc" && test -e "$TMP/k_loc.rc"'
+	slowwait 30 eval 'test -e "$TMP/t_loc.rc" && test -e "$TMP/k_loc.rc"'
 	sleep 1
 	k1=$(k_rx)
 	ipod_stop t_loc k_loc
@@ -344,7 +344,7 @@ print("got", sys.argv[2], flush=True)' "$IPR0" "$n" >"$TMP/udp9.out" 2>&1 &
 	check "-T rr,local printed $n forwarded ($fwd), $n to R ($to), $n from R ($from)" \
 		test "$fwd" -eq "$n" -a "$to" -eq "$n" -a "$from" -eq "$n"
 	check "to R: R's UDP socket got all $n (delivered, not taken)" \
-		wait_until 10 grep -qx "got $n" "$TMP/udp9.out"
+		slowwait 10 grep -qx "got $n" "$TMP/udp9.out"
 	check "K got $((2 * n)) (+$((k1 - k0))): the forwarded once, R's own once (not reinjected)" \
 		test $((k1 - k0)) -eq $((2 * n))
 	chk intercept "$TMP/k_loc.out" "at K: $n forwarded (ttl 31) and $n of R's (ttl 32), nothing else" \
@@ -369,7 +369,7 @@ multi_section() {
 		tx_set "$S" s0 "ip_opt ra" && tx_run "$S" &&
 		tx_set "$S" s0 "ip_opt rr:2,ra" && tx_run "$S" &&
 		tx_set "$S" s0 "ip_opt ts:tsonly:3" && tx_run "$S"
-	wait_until 30 eval 'test -e "$TMP/t_multi.rc" && test -e "$TMP/k_multi.rc"'
+	slowwait 30 eval 'test -e "$TMP/t_multi.rc" && test -e "$TMP/k_multi.rc"'
 	sleep 1
 	k1=$(k_rx)
 	ipod_stop t_multi k_multi
@@ -407,21 +407,21 @@ ktap_diag "section 2 done after ${SECONDS}s"
 
 # ------------------------------------------------------------ 3. NFQUEUE, errors
 # (started in the background at the beginning: python is slow under TCG)
-wait_until 60 grep -q "^ipodump: intercepting" "$TMP/q.err"
+slowwait 60 grep -q "^ipodump: intercepting" "$TMP/q.err"
 ipod_stop q
 err_is() {	# NAME RC REGEX: what the error run NAME printed and returned
 	grep -qx "$2" "$TMP/e_$1.rc" 2>/dev/null && grep -qE -- "$3" "$TMP/e_$1.err" && return 0
 	echo "rc $(cat "$TMP/e_$1.rc" 2>/dev/null) (want $2): $(cat "$TMP/e_$1.err" 2>/dev/null) (want /$3/)"
 	return 1
 }
-# (a function: an "exit" in wait_until's eval would end the test itself)
+# (a function: an "exit" in slowwait's eval would end the test itself)
 err_runs_done() {
 	local n
 	for n in $ERR_RUNS; do
 		[ -e "$TMP/e_$n.rc" ] || return 1
 	done
 }
-wait_until 60 err_runs_done
+slowwait 60 err_runs_done
 if [ "$CLASSIFIER" = 1 ]; then
 	ktap_skip "--nfqueue -T rr without the classifier: exit 1" "the classifier is present"
 else
@@ -482,7 +482,7 @@ kill -STOP "$qpid"
 k0=$(k_rx) f0=$(r_snmp ForwDatagrams) q0=$(ipopt_r total.queued)
 tx_set "$S" s0 "ip_opt rr:2" "count $N" && tx_run "$S" &&
 	tx_set "$S" s0 "ip_opt ts:tsonly:3" && tx_run "$S"
-wait_until 10 eval '[ $(( $(k_rx) - k0 )) -ge $N ]'
+slowwait 10 eval '[ $(( $(k_rx) - k0 )) -ge $N ]'
 sleep 1
 k1=$(k_rx) f1=$(r_snmp ForwDatagrams) q1=$(ipopt_r total.queued)
 check "ipodump stopped: K got the $N TS packets only (+$((k1 - k0))), R forwarded $N (+$((f1 - f0)))" \
@@ -490,8 +490,8 @@ check "ipodump stopped: K got the $N TS packets only (+$((k1 - k0))), R forwarde
 check "classifier in R: the $N RR packets queued (total.queued +$((q1 - q0))), verdict.rr=queue:7 bypass" \
 	eval '[ $((q1 - q0)) -eq "$N" ] && [ "$(ipopt_r verdict.rr)" = "queue:7 bypass" ]'
 kill -CONT "$qpid"
-check "ipodump runs again: exits by itself after $N packets" wait_until 30 test -e "$TMP/q_rr.rc"
-wait_until 10 test -e "$TMP/k_rr.rc"
+check "ipodump runs again: exits by itself after $N packets" slowwait 30 test -e "$TMP/q_rr.rc"
+slowwait 10 test -e "$TMP/k_rr.rc"
 k2=$(k_rx) f2=$(r_snmp ForwDatagrams)
 check "-T rr: exit 0, '$N packets printed, $N accepted'" eval '
 	[ "$(cat "$TMP/q_rr.rc")" = 0 ] &&
@@ -506,7 +506,7 @@ chk_run
 ktap_diag "q_rr:"$'\n'"$(head -n 4 "$TMP/q_rr.out")"$'\n'"$(cat "$TMP/q_rr.err")"
 k0=$(k_rx)
 tx_set "$S" s0 "ip_opt rr:2" && tx_run "$S"
-wait_until 10 eval '[ $(( $(k_rx) - k0 )) -ge $N ]'
+slowwait 10 eval '[ $(( $(k_rx) - k0 )) -ge $N ]'
 check "after ipodump exits: verdict.rr=accept again, RR forwarded (K +$(( $(k_rx) - k0 )))" \
 	eval '[ "$(ipopt_r verdict.rr)" = accept ] && [ $(( $(k_rx) - k0 )) -eq "$N" ]'
 

@@ -91,7 +91,7 @@ ip_hdr_errors() { ip netns exec "$R" awk '/^Ip: [0-9]/ { print $5 }' /proc/net/s
 
 setup() {
 	pg_load || return 1
-	ns_create S && ns_create R && ns_create K || return 1
+	setup_ns S R K || return 1
 	veth_create "$S" s0 "$R" r0 && veth_create "$R" r1 "$K" k1 || return 1
 	ip -n "$S" addr add "$SIP/24" dev s0 && ip -n "$R" addr add "$R0IP/24" dev r0 &&
 		ip -n "$R" addr add "$R1IP/24" dev r1 && ip -n "$K" addr add "$KIP/24" dev k1 ||
@@ -221,11 +221,11 @@ counting() { ip_snap; [ "$(ip_val total.any)" -gt 0 ] 2>/dev/null; }
 devices "$S" "$STHR" s0 "$KIP" "$R0MAC" "ra=0" >/dev/null
 pg_start_ns "$S" &
 BG=$!
-cleanup_push "kill -INT $BG"
-check "s0 sends without end: counting" wait_until 30 counting
+defer kill -INT "$BG"
+check "s0 sends without end: counting" slowwait 30 counting
 check "ip link del r0 while on and counting" ip -n "$R" link del r0
 gone() { ! kill -0 "$BG" 2>/dev/null; }
-check "the sender's start returns (s0 went with r0)" wait_until 20 gone
+check "the sender's start returns (s0 went with r0)" slowwait 20 gone
 ip_snap
 check "r0's row stays, marked gone; still on" eval '
 	[ "$(ip_val r0:gone.ra)" -gt 0 ] && [ "$(ip_val r0:gone.ra)" = "$(ip_val total.ra)" ] &&
@@ -233,7 +233,7 @@ check "r0's row stays, marked gone; still on" eval '
 
 # 9. a namespace deleted while on, packets arriving
 setup_x() {
-	ns_create X && veth_create "$S" y0 "$X" x0 &&
+	setup_ns X && veth_create "$S" y0 "$X" x0 &&
 		in_ns "$X" pg_set ipopt on &&
 		devices "$S" "$STHR" y0 10.97.3.2 "$(mac_of "$X" x0)" "rr:2=0"
 }
@@ -246,20 +246,20 @@ else
 fi
 pg_start_ns "$S" &
 BG=$!
-cleanup_push "kill -INT $BG"
+defer kill -INT "$BG"
 x_counting() { [ "$(in_ns "$X" pg_read ipopt | sed -n 's/^x0 *\([0-9]*\).*/\1/p')" -gt 0 ] 2>/dev/null; }
-check "X counts" wait_until 30 x_counting
+check "X counts" slowwait 30 x_counting
 check "ip netns del X while on and counting; the sender returns" eval '
-	ip netns del "$X" && wait_until 20 gone'
+	ip netns del "$X" && slowwait 20 gone'
 
 # 10. rmmod while on, K sending through r1
 devices "$K" "$KTHR" k1 "$SIP" "$R1MAC" "rr:1=0" >/dev/null
 pg_start_ns "$K" &
 BG=$!
-cleanup_push "kill -INT $BG"
+defer kill -INT "$BG"
 r1_counting() { ip_snap; [ "$(ip_val r1.rr)" -gt 0 ] 2>/dev/null; }
-check "K sends without end: r1 counting" wait_until 30 r1_counting
-check "rmmod pktgen while on and counting" eval 'rmmod pktgen && wait_until 20 gone'
+check "K sends without end: r1 counting" slowwait 30 r1_counting
+check "rmmod pktgen while on and counting" eval 'rmmod pktgen && slowwait 20 gone'
 check "no kernel splat in dmesg" eval '
 	! dmesg | tail -n +$((DMESG0 + 1)) | grep -E "$SPLAT"'
 

@@ -31,7 +31,7 @@ SIP=10.98.1.1 R0IP=10.98.1.2 R1IP=10.98.2.1 KIP=10.98.2.2
 setup() {
 	TMP=$(lib_tmpdir)
 	pg_load || return 1
-	ns_create S && ns_create R && ns_create K || return 1
+	setup_ns S R K || return 1
 	veth_create "$S" s0 "$R" r0 && veth_create "$R" r1 "$K" k1 || return 1
 	ip -n "$S" addr add "$SIP/24" dev s0 &&
 		ip -n "$R" addr add "$R0IP/24" dev r0 &&
@@ -52,8 +52,8 @@ setup() {
 	ip -n "$K" neigh add "$R1IP" lladdr "$m" dev k1 || return 1
 	R0IDX=$(ip netns exec "$R" cat /sys/class/net/r0/ifindex)
 	K1IDX=$(ip netns exec "$K" cat /sys/class/net/k1/ifindex)
-	IPO_MEMO=$(lib_prog ipo_memo "$TMP") && IPO_TOOL=$(lib_prog ipo_tool "$TMP") &&
-		IPO_REINJECT=$(lib_prog ipo_reinject "$TMP")
+	IPO_MEMO=$(lib_prog ipo_memo) && IPO_TOOL=$(lib_prog ipo_tool) &&
+		IPO_REINJECT=$(lib_prog ipo_reinject)
 }
 
 declare -A PID
@@ -66,7 +66,7 @@ bg() {
 	BG_PID=$!
 	PID[$name]=$BG_PID
 	BG_ALL+=("$BG_PID")
-	wait_until 20 grep -q '^ready' "$TMP/$name" ||
+	slowwait 20 grep -q '^ready' "$TMP/$name" ||
 		{ echo "$name did not start:"; cat "$TMP/$name"; return 1; }
 }
 
@@ -81,15 +81,15 @@ sub() {
 	fi
 	BG_ALL=()
 }
-cleanup_push 'kill -9 "${BG_ALL[@]}"'
+defer eval 'kill -9 "${BG_ALL[@]}"'
 
 send() { ip netns exec "$S" "$IPO_TOOL" send "$@"; }	# DST rsvp|udp N SIZE [noopt]
 pkts() { grep -c '^pkt ' "$TMP/$1"; }
 # lines NAME N: NAME printed N packet lines (waits up to 10 s)
-lines() { wait_until 10 test "$(pkts "$1")" -ge "$2"; [ "$(pkts "$1")" -eq "$2" ] ||
+lines() { slowwait 10 test "$(pkts "$1")" -ge "$2"; [ "$(pkts "$1")" -eq "$2" ] ||
 	{ echo "$1: $(pkts "$1") packets, wanted $2:"; cat "$TMP/$1"; false; }; }
 # done NAME: the background job finished ("drops" printed)
-finished() { wait_until 15 grep -q '^drops\|^udp' "$TMP/$1" ||
+finished() { slowwait 15 grep -q '^drops\|^udp' "$TMP/$1" ||
 	{ echo "$1 did not finish:"; cat "$TMP/$1"; false; }; }
 
 # stop NAME: SIGTERM to a listen or udprecv, which prints its summary
@@ -157,7 +157,7 @@ t_srr() {
 	bg "$K" us "$IPO_TOOL" udprecv 9999 1 20000 &&
 		bg "$R" ri "$IPO_REINJECT" 8000 &&
 		ip netns exec "$S" "$IPO_TOOL" sendraw "$R0IP" "$opt" 1 || return 1
-	wait_until 20 grep -q '^got' "$TMP/ri" && finished us || return 1
+	slowwait 20 grep -q '^got' "$TMP/ri" && finished us || return 1
 	grep -qx 'udp 1' "$TMP/us" && grep -qx 'got 0' "$TMP/ri" ||
 		{ echo "--- listener:"; cat "$TMP/ri"; echo "--- sink:"; cat "$TMP/us"; return 1; }
 }
@@ -245,7 +245,7 @@ t_full() {
 		bg "$K" u8 "$IPO_TOOL" udprecv 9999 20 20000 &&
 		send "$KIP" udp 20 1000 && sleep 1 && stop u8 || return 1
 	kill -TERM "${PID[hf]}"
-	wait_until 10 grep -q '^queued' "$TMP/hf" || { cat "$TMP/hf"; return 1; }
+	slowwait 10 grep -q '^queued' "$TMP/hf" || { cat "$TMP/hf"; return 1; }
 	read -r _ q _ d < <(grep '^queued' "$TMP/hf")
 	u=$(sed -n 's/^udp //p' "$TMP/u8")
 	echo "queued $q, dropped $d, forwarded $u"

@@ -201,7 +201,7 @@ ktap_plan $((CHECKS * ${#SCRIPTS[@]}))
 TMP=$(lib_tmpdir)
 setup() {
 	pg_load || return 1
-	ns_create NS || return 1
+	setup_ns NS || return 1
 	dummy_create "$NS" eth0 && dummy_create "$NS" eth1
 }
 ktap_setup setup

@@ -37,9 +37,8 @@ running() { [ "$(sofar "$@")" -gt 0 ] 2>/dev/null; }
 grows() {	# DEV: pkts-sofar increases within 5 s
 	local a
 	a=$(sofar "$1")
-	wait_until 5 eval '[ "$(sofar '"$1"')" -gt "${a:-0}" ]'
+	slowwait 5 eval '[ "$(sofar '"$1"')" -gt "${a:-0}" ]'
 }
-pid_gone() { ! kill -0 "$1" 2>/dev/null; }
 
 # add DEV: a dummy DEV in NS (IPv6 off by NS's default), bound to pktgen,
 # count 0, pkt_size 60.
@@ -70,20 +69,7 @@ start_bg() {
 	timeout -k 10 -s INT 60 ip netns exec "${1:-$NS}" \
 		sh -c 'echo start > /proc/net/pktgen/pgctrl' &
 	START_PID=$!
-	cleanup_push "kill -INT $START_PID"
-}
-
-# check_start_returned NAME [STATUS]: the background start exits within
-# 15 s with STATUS (default 0; reaped here in the main shell, as `check`
-# runs its command in a subshell).
-check_start_returned() {
-	local rc=0
-	if ! wait_until 15 pid_gone "$START_PID"; then
-		ktap_fail "$1" "start still blocked 15 s later"
-		return
-	fi
-	wait "$START_PID" || rc=$?
-	check "$1" test "$rc" -eq "${2:-0}"
+	defer kill -INT "$START_PID"
 }
 
 thread_empty() {	# the thread file after rem_device_all
@@ -110,13 +96,13 @@ link_del() {
 	local pid
 	ip -n "$1" link del "$2" &
 	pid=$!
-	if wait_until 10 pid_gone "$pid"; then
+	if slowwait 10 pid_gone "$pid"; then
 		wait "$pid"
 		return
 	fi
 	echo "ip link del $2 still blocked after 10 s; unloading pktgen"
 	timeout 30 rmmod pktgen
-	wait_until 20 pid_gone "$pid"
+	slowwait 20 pid_gone "$pid"
 	return 1
 }
 
@@ -135,19 +121,19 @@ rename() {
 del_renamed() {
 	if pg_is_ours; then
 		check "$1: ip link del $2 (renamed) returns" link_del "$NS" "$2"
-		check "$1: file $2 gone" wait_until 5 gone_file "$2"
+		check "$1: file $2 gone" slowwait 5 gone_file "$2"
 		return
 	fi
 	ktap_skip "$1: ip link del $2 (renamed) returns" \
 		"stock pktgen never releases a renamed net_device (looks it up by the add_device name)"
 	check "$1: stock: renamed back to $3, ip link del returns, file gone" \
 		eval "ip -n $NS link set $2 down && ip -n $NS link set $2 name $3 &&
-			link_del $NS $3 && wait_until 5 gone_file $3"
+			link_del $NS $3 && slowwait 5 gone_file $3"
 }
 
 setup() {
 	pg_load || return 1
-	ns_create NS || return 1
+	setup_ns NS || return 1
 	THR=$(pg_first_thread "$NS") || return 1
 	ip netns exec "$NS" sysctl -qw net.ipv6.conf.default.disable_ipv6=1 \
 		net.ipv6.conf.all.disable_ipv6=1 || return 1
@@ -163,7 +149,7 @@ case_time() {	# diagnostic: seconds since the previous case
 }
 
 TMP=$(mktemp -d /tmp/lifecycle.XXXXXX)
-cleanup_push "rm -rf $TMP"
+defer rm -rf "$TMP"
 
 ktap_header
 
@@ -173,7 +159,7 @@ ktap_setup setup
 L="delete idle"
 check "$L: add_device dumA" add dumA
 check "$L: ip link del returns" link_del "$NS" dumA
-check "$L: file dumA gone" wait_until 5 gone_file dumA
+check "$L: file dumA gone" slowwait 5 gone_file dumA
 check "$L: rmmod pktgen" unload_ok
 case_time
 
@@ -181,10 +167,10 @@ case_time
 L="delete running"
 check "$L: load, add_device dumB" eval 'pg_load && add dumB'
 start_bg
-check "$L: running" wait_until 30 running dumB
+check "$L: running" slowwait 30 running dumB
 check "$L: ip link del returns" link_del "$NS" dumB
 check_start_returned "$L: start returned"
-check "$L: file dumB gone" wait_until 5 gone_file dumB
+check "$L: file dumB gone" slowwait 5 gone_file dumB
 check "$L: rmmod pktgen" unload_ok
 case_time
 
@@ -205,7 +191,7 @@ case_time
 L="rename running"
 check "$L: load, add_device dumD" eval 'pg_load && add dumD'
 start_bg
-check "$L: running" wait_until 30 running dumD
+check "$L: running" slowwait 30 running dumD
 check_here "$L: rename to dumD2 (live, or down/rename/up before 6.2)" \
 	rename "$NS" dumD dumD2
 check "$L: file dumD2 exists, dumD gone" eval 'exists dumD2 && gone_file dumD'
@@ -225,7 +211,7 @@ case_time
 L="rmmod running"
 check "$L: load, add_device dumE" eval 'pg_load && add dumE'
 start_bg
-check "$L: running" wait_until 30 running dumE
+check "$L: running" slowwait 30 running dumE
 if pg_is_ours; then
 	check "$L: rmmod succeeds while start blocks" unload_ok
 	check_start_returned "$L: start returned"
@@ -246,17 +232,17 @@ L="netns del running"
 check "$L: load" pg_load
 k0=$(pg_kthreads)
 NSX=pgt-x$(printf '%08x' "$SRANDOM")
-cleanup_push "ip netns del $NSX"
+defer ip netns del "$NSX"
 check "$L: netns NSX, add_device dumX" xadd dumX
 start_bg "$NSX"
-check "$L: running" wait_until 30 xrunning dumX
+check "$L: running" slowwait 30 xrunning dumX
 check "$L: ip netns del" ip netns del "$NSX"
 check "$L: start still running (its writer keeps the netns)" \
 	eval 'sleep 0.5 && kill -0 $START_PID'
 check "$L: SIGINT to the start" kill -INT "$START_PID"
 check_start_returned "$L: start returned (killed by SIGINT: 130)" 130
 check "$L: netns destroyed: its kpktgend threads exit" \
-	wait_until 30 eval '[ "$(pg_kthreads)" -eq "$k0" ]'
+	slowwait 30 eval '[ "$(pg_kthreads)" -eq "$k0" ]'
 check "$L: rmmod pktgen" unload_ok
 case_time
 
@@ -265,11 +251,11 @@ L="netns del idle"
 check "$L: load" pg_load
 k0=$(pg_kthreads)
 NSX=pgt-y$(printf '%08x' "$SRANDOM")
-cleanup_push "ip netns del $NSX"
+defer ip netns del "$NSX"
 check "$L: netns NSX, add_device dumY" xadd dumY
 check "$L: ip netns del" ip netns del "$NSX"
 check "$L: netns destroyed: its kpktgend threads exit" \
-	wait_until 30 eval '[ "$(pg_kthreads)" -eq "$k0" ]'
+	slowwait 30 eval '[ "$(pg_kthreads)" -eq "$k0" ]'
 check "$L: rmmod pktgen" unload_ok
 case_time
 
@@ -277,10 +263,10 @@ case_time
 L="rem_device_all running"
 check "$L: load, add_device dumF" eval 'pg_load && add dumF'
 start_bg
-check "$L: running" wait_until 30 running dumF
+check "$L: running" slowwait 30 running dumF
 check "$L: rem_device_all" pgw "$THR" rem_device_all
 check_start_returned "$L: start returned"
-check "$L: file dumF gone" wait_until 5 gone_file dumF
+check "$L: file dumF gone" slowwait 5 gone_file dumF
 check "$L: thread file: no device, Result OK: rem_device_all" thread_empty
 check "$L: rmmod pktgen" unload_ok
 case_time
@@ -289,11 +275,11 @@ case_time
 L="reset running"
 check "$L: load, add_device dumG" eval 'pg_load && add dumG'
 start_bg
-check "$L: running" wait_until 30 running dumG
+check "$L: running" slowwait 30 running dumG
 check "$L: pgctrl reset returns" timeout 30 ip netns exec "$NS" \
 	sh -c 'echo reset > /proc/net/pktgen/pgctrl'
 check_start_returned "$L: start returned"
-check "$L: file dumG gone" wait_until 5 gone_file dumG
+check "$L: file dumG gone" slowwait 5 gone_file dumG
 check "$L: rmmod pktgen" unload_ok
 case_time
 
@@ -303,7 +289,7 @@ check "$L: load, add_device dumH" eval 'pg_load && add dumH'
 start_bg
 # running first: on a loaded host the thread may not have begun the run
 # within a fixed delay, and Result would still be the last command's
-check "$L: running" wait_until 30 running dumH
+check "$L: running" slowwait 30 running dumH
 check "$L: SIGINT to the start" kill -INT "$START_PID"
 check_start_returned "$L: start returned (killed by SIGINT: 130)" 130
 check "$L: thread file lists dumH as stopped" eval \

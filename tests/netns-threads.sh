@@ -31,7 +31,7 @@ if command -v setpriv >/dev/null && "${NOBODY[@]}" unshare -U -r -n true 2>/dev/
 		"${NOBODY[@]}" unshare -U -r -n sh -c "touch $TMP/up.$i; exec sleep 60" &
 		echo $! >>"$TMP/holders"
 	done
-	wait_until 30 test "$(ls "$TMP"/up.* 2>/dev/null | wc -l)" -eq "$HOLD"
+	slowwait 30 test "$(ls "$TMP"/up.* 2>/dev/null | wc -l)" -eq "$HOLD"
 	ktap_diag "kpktgend threads with $HOLD namespaces held by nobody: $(pg_kthreads)"
 	check "$HOLD namespaces of an unprivileged user: no thread more" threads_are "$CPUS"
 	read -ra holders -d '' <"$TMP/holders"
@@ -41,7 +41,7 @@ else
 	ktap_skip "namespaces of an unprivileged user" "no setpriv or no unprivileged user namespaces"
 fi
 
-ns_create NS
+setup_ns NS
 dummy_create "$NS" d0
 check "a new namespace has its thread files" \
 	ip netns exec "$NS" test -e "/proc/net/pktgen/kpktgend_$((CPUS - 1))"
@@ -62,7 +62,7 @@ run() {
 check "it sends: 100 packets, Result OK" run
 
 ip netns del "$NS"
-check "the namespace deleted, its thread is gone" wait_until 20 threads_are "$CPUS"
+check "the namespace deleted, its thread is gone" slowwait 20 threads_are "$CPUS"
 
 pg_unload || ktap_fail "unload"
 ktap_finish

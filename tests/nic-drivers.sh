@@ -72,7 +72,6 @@ nic_of_pci() {
 
 udev_settle() { udevadm settle --timeout=60 2>/dev/null || sleep 2; }
 
-ns_cat() { ip netns exec "$1" cat "$2"; }
 
 
 # nic_into NS DEV: DEV into NS, IPv6 off, up, carrier
@@ -80,7 +79,7 @@ nic_into() {
 	ip link set dev "$2" netns "$1" &&
 		ip netns exec "$1" sysctl -qw "net.ipv6.conf.$2.disable_ipv6=1" &&
 		ip -n "$1" link set "$2" up &&
-		wait_until 15 carrier_up "$1" "$2"
+		slowwait 15 carrier_up "$1" "$2"
 }
 
 # pg_adddev: DA on A's first kpktgend thread (only), configured
@@ -121,9 +120,9 @@ result_is() {
 # grew_by NS DEV STAT FROM N: STAT of DEV reaches FROM + N (polled: a
 # driver may count at completion or on its next interrupt) and stays there
 grew_by() {
-	# named: eval runs in wait_until, where "$1".. are wait_until's own
+	# named: eval runs in slowwait, where "$1".. are slowwait's own
 	local ns=$1 dev=$2 counter=$3 want=$(($4 + $5))
-	wait_until 5 eval 'dev_stat "$ns" "$dev" "$counter" && [ "$STAT" -ge "$want" ]'
+	slowwait 5 eval 'dev_stat "$ns" "$dev" "$counter" && [ "$STAT" -ge "$want" ]'
 	sleep 0.2
 	dev_stat "$ns" "$dev" "$counter" && [ "$STAT" -eq "$want" ] && return 0
 	echo "$2 $3: $4 -> ${STAT:-?}, want +$5"
@@ -293,12 +292,12 @@ bg_start() {
 	tx0=$STAT
 	pg_start_ns "$NSA" 60 >/dev/null 2>&1 &
 	BG=$!
-	wait_until 20 tx_above $((tx0 + 100))
+	slowwait 20 tx_above $((tx0 + 100))
 }
 
 # bg_ended S: the background run returned within S seconds (else stop it)
 bg_ended() {
-	if wait_until "$1" eval '! kill -0 "$BG" 2>/dev/null'; then
+	if slowwait "$1" eval '! kill -0 "$BG" 2>/dev/null'; then
 		wait "$BG"
 		return 0
 	fi
@@ -316,7 +315,7 @@ link_down() {
 	in_shell "$lab: the run ended (or counts errors) within 15 s" bg_ended 15
 	in_ns "$NSA" pg_read "$DA" | grep -E '^(Result|     pkts-sofar)' | ktap_diag "$(cat)"
 	check "$lab: link up again, carrier" eval \
-		'ip -n "$NSA" link set "$DA" up && wait_until 15 carrier_up "$NSA" "$DA"'
+		'ip -n "$NSA" link set "$DA" up && slowwait 15 carrier_up "$NSA" "$DA"'
 	send "$1 after link down" 200 60 0 --
 }
 
@@ -330,7 +329,7 @@ unbind() {
 		'! ip netns exec "$NSA" test -e "/proc/net/pktgen/$DA"'
 	echo "$pci" >"$sys/bind"
 	check "$lab: rebound, a new interface on $pci" \
-		wait_until 15 nic_of_pci "$pci"
+		slowwait 15 nic_of_pci "$pci"
 	udev_settle	# the new ethN renamed (enp0sN) before the move
 	dev=$(nic_of_pci "$pci") || return 0
 	DA=$dev
@@ -362,7 +361,7 @@ pair() {
 	DA=${nics[0]} DB=${nics[1]}
 	PCIA=$(pci_of "$DA")
 	echo "# $drv: $DA ($PCIA) -> $DB ($(pci_of "$DB"))"
-	if ! { ns_create NSA && ns_create NSB && nic_into "$NSA" "$DA" &&
+	if ! { setup_ns NSA NSB && nic_into "$NSA" "$DA" &&
 		nic_into "$NSB" "$DB"; } >"$TMP/setup" 2>&1; then
 		ktap_fail "$drv: NICs into two netns, up, carrier" "$(cat "$TMP/setup")"
 		return

@@ -43,7 +43,6 @@ QSTATS="$(dirname "$0")/lib/qstats.py"
 SAMPLE06="$(cd "$(dirname "$0")/../samples" && pwd)/pktgen_sample06_numa_awared_queue_irq_affinity.sh"
 TMP=$(lib_tmpdir)
 
-ns_cat() { ip netns exec "$1" cat "$2"; }
 
 # nic_of_mac MAC: the interface (of this netns) with MAC
 nic_of_mac() {
@@ -60,7 +59,7 @@ nic_into() {
 		ip netns exec "$1" sysctl -qw "net.ipv6.conf.$2.disable_ipv6=1" &&
 		ip netns exec "$1" ethtool -L "$2" combined "$NQ" &&
 		ip -n "$1" link set "$2" up &&
-		wait_until 15 carrier_up "$1" "$2" &&
+		slowwait 15 carrier_up "$1" "$2" &&
 		ip netns exec "$1" test -d "/sys/class/net/$2/queues/tx-$((NQ - 1))"
 }
 
@@ -124,7 +123,7 @@ result_is() {
 # rx_grew N: DB's rx_packets grew by N since RX0
 rx_grew() {
 	local goal=$((RX0 + $1))
-	wait_until 5 eval 'dev_stat "$NSB" "$DB" rx_packets && [ "$STAT" -ge "$goal" ]'
+	slowwait 5 eval 'dev_stat "$NSB" "$DB" rx_packets && [ "$STAT" -ge "$goal" ]'
 	sleep 0.2
 	dev_stat "$NSB" "$DB" rx_packets && [ "$STAT" -eq "$goal" ] && return 0
 	echo "$DB rx_packets $RX0 -> $STAT, want +$1"
@@ -389,14 +388,14 @@ if [ -z "$DA" ] || [ -z "$DB" ]; then
 	ktap_finish
 fi
 echo "# $DA -> $DB"
-if ! { ns_create NSA && ns_create NSB && nic_into "$NSA" "$DA" &&
+if ! { setup_ns NSA NSB && nic_into "$NSA" "$DA" &&
 	nic_into "$NSB" "$DB"; } >"$TMP/setup" 2>&1; then
 	ktap_fail "NICs into two netns, $NQ queues, up, carrier" "$(cat "$TMP/setup")"
 	ktap_finish
 fi
 ktap_pass "NICs into two netns, $NQ queues, up, carrier"
 coproc QS { ip netns exec "$NSA" python3 -S "$QSTATS" -s; }
-cleanup_push "kill $QS_PID"
+defer kill "$QS_PID"
 check_here "$DA's per-queue TX counters" queues
 ktap_diag "$QLINE"
 MACB=$(ns_cat "$NSB" "/sys/class/net/$DB/address")

@@ -50,7 +50,7 @@ DST=10.89.1.2
 
 setup() {
 	pg_load || return 1
-	ns_create TX && ns_create RX || return 1
+	setup_ns TX RX || return 1
 	veth_create "$TX" veth0 "$RX" veth1 || return 1
 	dummy_create "$TX" d0 && dummy_create "$TX" d1 && dummy_create "$TX" d2 || return 1
 	RXMAC=$(mac_of "$RX" veth1)

@@ -91,7 +91,7 @@ resolves_to_updates() {
 modprobe_loads_ours() {
 	pg_unload || return 1
 	modprobe -d "$ROOT" pktgen || return 1
-	wait_until 10 test -e /proc/net/pktgen/pgctrl || { echo "no pgctrl"; return 1; }
+	slowwait 10 test -e /proc/net/pktgen/pgctrl || { echo "no pgctrl"; return 1; }
 	[ "$(cat /sys/module/pktgen/version 2>&1)" = "$(mi version)" ] ||
 		{ echo "loaded version '$(cat /sys/module/pktgen/version 2>&1)'" \
 			"!= '$(mi version)'"; return 1; }
@@ -147,10 +147,10 @@ run_top() {	# OUT: pktgen-top in the background during a 4 s run
 	in_ns "$NS" pg_set "$DEV_D" "duration 4s" || return 1
 	ip netns exec "$NS" "$TOOLS/pktgen-top" -d 0.5 -w 60 --plain >"$1" 2>&1 &
 	pid=$!
-	cleanup_push "kill $pid"
-	wait_until 90 grep -q waiting "$1" || { echo "pktgen-top did not start"; cat "$1"; return 1; }
+	defer kill "$pid"
+	slowwait 90 grep -q waiting "$1" || { echo "pktgen-top did not start"; cat "$1"; return 1; }
 	pg_start_ns "$NS" || rc=$?
-	wait_until 30 eval "! kill -0 $pid" || { echo "pktgen-top still running"; return 1; }
+	slowwait 30 eval "! kill -0 $pid" || { echo "pktgen-top still running"; return 1; }
 	wait "$pid" || { echo "pktgen-top exit $?"; return 1; }
 	return "$rc"
 }
@@ -166,10 +166,10 @@ top_json() {
 	in_ns "$NS" pg_set "$DEV_D" "duration 3s" || return 1
 	ip netns exec "$NS" "$TOOLS/pktgen-top" --json -d 0.5 -w 60 >"$1" 2>"$1.err" &
 	pid=$!
-	cleanup_push "kill $pid"
-	wait_until 90 grep -q waiting "$1.err" || { cat "$1.err"; return 1; }
+	defer kill "$pid"
+	slowwait 90 grep -q waiting "$1.err" || { cat "$1.err"; return 1; }
 	pg_start_ns "$NS" || rc=$?
-	wait_until 30 eval "! kill -0 $pid" || { echo "pktgen-top still running"; return 1; }
+	slowwait 30 eval "! kill -0 $pid" || { echo "pktgen-top still running"; return 1; }
 	wait "$pid" || { echo "pktgen-top exit $?"; return 1; }
 	python3 -S "$LIB_DIR/tools_check.py" top-json "$1" "$DEV_D" || return 1
 	in_ns "$NS" pg_set kpktgend_1 rem_device_all
@@ -208,7 +208,7 @@ fi
 
 # the tools against the module under test (ours or stock)
 pg_load || exit 1
-ns_create NS && ns_create NP || exit 1
+setup_ns NS NP || exit 1
 DEV_D=dum0
 dummy_create "$NS" "$DEV_D" && ip -n "$NS" link set "$DEV_D" mtu 9000 || exit 1
 veth_create "$NS" veth0 "$NP" vpeer || exit 1

@@ -60,11 +60,6 @@ DIVERGE_PRE615=("rate 0" "ratep 0" "min_pkt_size=1001" "min_pkt_size= 3003"
 # more Mb/s), the README's "every failed write leaves a Result" (7.3.4).
 DIVERGE_615=("rate 0" "ratep 0")
 
-kver_ge() {	# MAJOR MINOR
-	local v=${KV:-$(uname -r)} maj min
-	maj=${v%%.*} min=${v#*.} min=${min%%[!0-9]*}
-	[ "$maj" -gt "$1" ] || { [ "$maj" -eq "$1" ] && [ "$min" -ge "$2" ]; }
-}
 DIVERGE=()
 if pg_is_ours; then
 	DIVERGE=("${DIVERGE_OURS[@]}")
@@ -221,7 +216,7 @@ record() {
 		i=$((i + 1)) dev=dum0@$i
 		if [[ "$cmds" == *@start* ]]; then	# a run starts every device
 			pg_write pgctrl reset
-			wait_until 20 threads_empty || echo "# devices left after reset"
+			slowwait 20 threads_empty || echo "# devices left after reset"
 		fi
 		IFS=';' read -ra arr <<<"$cmds"
 		{
@@ -236,7 +231,7 @@ record() {
 					# start only sleeps 125 ms before it waits for
 					# running devices: a slow guest can return
 					# before the thread even began the run
-					wait_until 20 run_done "$dev" ||
+					slowwait 20 run_done "$dev" ||
 						echo "run did not complete"
 					continue
 				fi
@@ -275,7 +270,7 @@ compare() {
 	/usr/bin/python3 -S "$LIB_DIR/params_compare.py" "$@"
 }
 
-ns_create NS
+setup_ns NS
 dummy_create "$NS" dum0
 ip -n "$NS" link set dum0 address 02:00:00:00:00:10
 T0=kpktgend_$(cut -d, -f1 </sys/devices/system/cpu/online | cut -d- -f1)

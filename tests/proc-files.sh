@@ -74,7 +74,7 @@ ktap_pass "module loads"
 mapfile -t CPUS < <(cpus)
 T0=kpktgend_${CPUS[0]} TL=kpktgend_${CPUS[-1]}
 
-ns_create NS
+setup_ns NS
 dummy_create "$NS" dum0
 ip -n "$NS" link add dum1 type dummy	# stays down
 ip netns exec "$NS" sysctl -qw net.ipv6.conf.dum1.disable_ipv6=1
@@ -160,7 +160,7 @@ check "no proc file for failed add_device" \
 # --- rem_device_all
 check "rem_device_all on $TL" w_is 0 "$TL" "rem_device_all"
 # the thread removes its devices asynchronously: let it catch up
-wait_until 10 thr_ok "$TL" "" "OK: rem_device_all"
+slowwait 10 thr_ok "$TL" "" "OK: rem_device_all"
 check "$TL text after rem_device_all" thr_ok "$TL" "" "OK: rem_device_all"
 if [ "$TL" = "$T0" ]; then
 	want=$(base_files)
@@ -171,7 +171,7 @@ check "rem_device_all removed exactly that thread's device files" \
 	test "$want" = "$(listing)"
 
 # --- a second netns is independent
-ns_create NS2
+setup_ns NS2
 dummy_create "$NS2" dum0
 N=$NS2
 want=$(base_files)
@@ -194,7 +194,7 @@ N=$NS
 w_is 0 "$TL" "add_device dum0@2" >/dev/null
 check "pgctrl reset in the first netns" w_is 0 pgctrl reset
 want=$(base_files)
-wait_until 10 listing_is "$want"
+slowwait 10 listing_is "$want"
 check "reset removed every device file of that netns" \
 	test "$want" = "$(listing)"
 check "reset left the second netns' device alone" \

@@ -24,11 +24,10 @@ ktap_plan 17
 pgw() { in_ns "$NS" pg_write "$@"; }
 exists() { in_ns "$NS" pg_read "$1" >/dev/null 2>&1; }
 gone_file() { ! exists "$1"; }
-pid_gone() { ! kill -0 "$1" 2>/dev/null; }
 
 setup() {
 	pg_load || return 1
-	ns_create NS && ns_create NS2 || return 1
+	setup_ns NS NS2 || return 1
 	THR=$(pg_first_thread "$NS") || return 1
 	for d in dA dB dC dR; do dummy_create "$NS" "$d" || return 1; done
 	# dB first: a thread's newest device is removed first, so dA's
@@ -38,7 +37,7 @@ setup() {
 	done
 	TMP=$(lib_tmpdir)
 	# every held read is let go at the end, whatever failed
-	cleanup_push "touch $TMP/release-A $TMP/release-R"
+	defer touch "$TMP/release-A" "$TMP/release-R"
 }
 
 # hold DEV TAG: a read of DEV's file held in its copy_to_user()
@@ -46,7 +45,7 @@ hold() {
 	ip netns exec "$NS" python3 -S "$LIB_DIR/uffd_read.py" "$PG_PROC/$1" \
 		"$TMP/held-$2" "$TMP/release-$2" >"$TMP/reader-$2.log" 2>&1 &
 	eval "READER_$2=$!"
-	wait_until 30 test -e "$TMP/held-$2" && return 0
+	slowwait 30 test -e "$TMP/held-$2" && return 0
 	cat "$TMP/reader-$2.log"
 	return 1
 }
@@ -59,7 +58,7 @@ rtnl_free() {
 	# $(...) pipe would make check wait for it
 	ip -n "$NS2" link add "probe$1" type dummy >"$TMP/probe.log" 2>&1 &
 	pid=$!
-	if wait_until 5 pid_gone "$pid"; then
+	if slowwait 5 pid_gone "$pid"; then
 		wait "$pid"
 		return
 	fi
@@ -69,7 +68,7 @@ rtnl_free() {
 
 # bg_returned PID SECS: the background command PID exits 0 within SECS
 bg_returned() {
-	wait_until "$2" pid_gone "$1" || { echo "still blocked after $2 s"; return 1; }
+	slowwait "$2" pid_gone "$1" || { echo "still blocked after $2 s"; return 1; }
 	wait "$1"
 }
 
@@ -104,7 +103,7 @@ why=$(python3 -S "$LIB_DIR/uffd_read.py" --probe) ||
 check_here "remove: a read of dA held in copy_to_user" hold dA A
 ip netns exec "$NS" sh -c "echo rem_device_all > $PG_PROC/$THR" >"$TMP/rem.log" 2>&1 &
 REM=$!
-check "remove: dA's file goes (its removal began)" wait_until 10 gone_file dA
+check "remove: dA's file goes (its removal began)" slowwait 10 gone_file dA
 ip -n "$NS" link del dC >"$TMP/delc.log" 2>&1 &
 DELC=$!
 check_here "remove: ip link del of another device returns" bg_returned "$DELC" 5
@@ -115,7 +114,7 @@ T0=${EPOCHREALTIME/./}
 ip -n "$NS" link del dB >"$TMP/delb.log" 2>&1 &
 DELB=$!
 check "bounded wait: dB's Result says its thread did not release it" \
-	wait_until 5 dB_abandoned
+	slowwait 5 dB_abandoned
 check "bounded wait: RTNL free while ip link del dB waits for pktgen" rtnl_free 2
 ktap_diag "dB's ERROR Result after $(((${EPOCHREALTIME/./} - T0) / 1000)) ms"
 
@@ -140,7 +139,7 @@ rename_dr >"$TMP/rename.log" 2>&1 &
 REN=$!
 check_here "rename: ip link set dR name dR2 returns" bg_returned "$REN" 5
 check "rename: RTNL free" rtnl_free 3
-check "rename: file dR2 exists, dR gone" wait_until 5 eval 'exists dR2 && gone_file dR'
+check "rename: file dR2 exists, dR gone" slowwait 5 eval 'exists dR2 && gone_file dR'
 touch "$TMP/release-R"
 check_here "rename: the held read returns" reader_done R
 check "rename: dR2 takes commands" in_ns "$NS" pg_set dR2 "count 10"

@@ -47,7 +47,7 @@ if ! pg_load; then
 	ktap_finish
 fi
 ktap_pass "module loads"
-ns_create NS
+setup_ns NS
 dummy_create "$NS" "$DEV"
 check "add_device $DEV" in_ns "$NS" pg_write kpktgend_0 "add_device $DEV"
 
@@ -59,7 +59,6 @@ sofar() {
 		sed -n 's/^     pkts-sofar: \([0-9]*\)  errors: .*/\1/p'
 }
 running() { [ "$(sofar)" -gt 0 ] 2>/dev/null; }
-pid_gone() { ! kill -0 "$1" 2>/dev/null; }
 
 for mode in $MODES; do
 	L="$mode"
@@ -71,8 +70,8 @@ for mode in $MODES; do
 	timeout -k 5 -s INT $((RACE_SECONDS + 60)) ip netns exec "$NS" \
 		sh -c 'echo start > /proc/net/pktgen/pgctrl' 2>/dev/null &
 	spid=$!
-	cleanup_push "kill -INT $spid"
-	if [ "$ok" -eq 1 ] && wait_until 30 running; then
+	defer kill -INT "$spid"
+	if [ "$ok" -eq 1 ] && slowwait 30 running; then
 		pids=()
 		for a in "$PG_PROC/$DEV r" "$PG_PROC/pgstats r" "$PG_PROC/$DEV w"; do
 			# shellcheck disable=SC2086
@@ -89,7 +88,7 @@ for mode in $MODES; do
 			"the device did not run"
 	fi
 	in_ns "$NS" pg_write pgctrl stop
-	check "$L: start returned" wait_until 30 pid_gone "$spid"
+	check "$L: start returned" slowwait 30 pid_gone "$spid"
 	races=$(dmesg | tail -n +$((before + 1)) | grep -E "$PG_RACE" | sed 's/^\[[ 0-9.]*\] //' |
 		sort | uniq -c)
 	if [ -z "$races" ]; then

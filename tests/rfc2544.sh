@@ -37,7 +37,7 @@ qdiscs() {
 	local probe
 	modprobe -q sch_tbf 2>/dev/null
 	modprobe -q sch_netem 2>/dev/null
-	ns_create probe && ip -n "$probe" link add d0 type dummy || return 1
+	setup_ns probe && ip -n "$probe" link add d0 type dummy || return 1
 	QDISC_MISSING=tbf
 	tc -n "$probe" qdisc add dev d0 root tbf rate 1mbit burst 2k limit 3k 2>/dev/null &&
 		tc -n "$probe" qdisc del dev d0 root || return 1

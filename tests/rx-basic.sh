@@ -20,7 +20,7 @@ N=20000 SIZE=60 IPA=10.98.0.1 IPB=10.98.0.2 FOREIGN=02:00:00:00:00:99
 
 setup() {
 	pg_load || return 1
-	ns_create TX && ns_create RX || return 1
+	setup_ns TX RX || return 1
 	veth_create "$TX" veth0 "$RX" veth1 || return 1
 	ip -n "$TX" addr add "$IPA/24" dev veth0 &&
 		ip -n "$RX" addr add "$IPB/24" dev veth1 || return 1
@@ -49,11 +49,10 @@ check "display script: OK" rx_cmd "$RX" "display script"
 
 # 2. other traffic passes: ARP, then a UDP datagram that is not pktgen's
 # reaches RX's UDP layer (no socket there: counted in NoPorts)
-udp_noports() { ip netns exec "$RX" awk '/^Udp: [0-9]/ { print $3 }' /proc/net/snmp; }
 np0=$(udp_noports)
 ip netns exec "$TX" bash -c "echo not-pktgen >/dev/udp/$IPB/7777" 2>/dev/null
 check "a plain UDP datagram (and ARP) passes the receiver" \
-	wait_until 5 eval '[ "$(udp_noports)" -gt "$np0" ]'
+	slowwait 5 eval '[ "$(udp_noports)" -gt "$np0" ]'
 
 # 3. 20000 packets: all counted, none reaches the IP stack
 in0=$(ip_in_receives "$RX")

@@ -40,17 +40,11 @@ setup() {
 	pg_load || return 1
 	preq=$(sysctl -n net.core.netdev_tstamp_prequeue) &&
 		sysctl -qw net.core.netdev_tstamp_prequeue=0 || return 1
-	cleanup_push sysctl -qw "net.core.netdev_tstamp_prequeue=$preq"
+	defer sysctl -qw "net.core.netdev_tstamp_prequeue=$preq"
 	fwd_path_create 10.95
 }
 
 # netem as a module, or built in (the debug kernel): ask tc, not modprobe
-netem_available() {
-	local probe
-	modprobe -q sch_netem 2>/dev/null
-	ns_create probe && ip -n "$probe" link add d0 type dummy &&
-		tc -n "$probe" qdisc add dev d0 root netem 2>/dev/null
-}
 
 # compare LABEL PCAP [--skip N] KEY[:ABS[:REL]]...: rx_capture.py's
 # PASS/FAIL lines, one subtest per KEY
@@ -106,10 +100,7 @@ rx_begin 32
 # 1. 1000 packets at 1000 pps through netem delay 20 ms +- 5 ms: every
 # figure from the capture (netem's jitter reorders them too)
 N=1000
-qdisc_empty() {
-	ip netns exec "$FWD" tc -s qdisc show dev veth2 | grep -q 'backlog 0b 0p'
-}
-netem_run() { tx_run "$TX" && wait_until 10 qdisc_empty; }
+netem_run() { tx_run "$TX" && slowwait 10 qdisc_empty; }
 check "netem delay 20ms 5ms on veth2" \
 	ip netns exec "$FWD" tc qdisc add dev veth2 root netem delay 20ms 5ms
 check "count $N, ratep 1000" tx_set "$TX" veth0 "count $N" "ratep 1000"

@@ -35,7 +35,7 @@ CAP_SNAPLEN=96 CAP_BUFFER_KB=1024
 
 setup() {
 	pg_load || return 1
-	ns_create TX && ns_create RX || return 1
+	setup_ns TX RX || return 1
 	veth_create "$TX" veth0 "$RX" veth1 || return 1
 	dummy_create "$TX" d0 && dummy_create "$TX" d1 || return 1
 	RXMAC=$(mac_of "$RX" veth1)

@@ -32,7 +32,7 @@ if ! pg_load; then
 	ktap_finish
 fi
 TMP=$(lib_tmpdir)
-ns_create NS
+setup_ns NS
 dummy_create "$NS" d0
 dummy_create "$NS" keep0
 ip -n "$NS" addr add 10.71.0.1/24 dev d0
@@ -41,7 +41,7 @@ MAC=$(ip -n "$NS" -br link show d0 | awk '{ print $3 }')
 BPFDIR=$TMP/bpffs
 mkdir "$BPFDIR"
 if mount -t bpf bpf "$BPFDIR" 2>/dev/null; then
-	cleanup_push "umount $BPFDIR"
+	defer umount "$BPFDIR"
 else
 	BPFDIR=""
 fi

@@ -24,18 +24,17 @@ INJECT="$(dirname "$0")/lib/rx_inject.py"
 
 rx_count() { rx_snap "$RX"; rx_val rx_packets; }
 counting() { [ "$(rx_count)" -gt "${1:-0}" ] 2>/dev/null; }
-gone() { ! kill -0 "$1" 2>/dev/null; }
 
 # start_bg NS: `start` in NS in the background (bounded); START_PID.
 start_bg() {
 	pg_start_ns "$1" &
 	START_PID=$!
-	cleanup_push "kill -INT $START_PID"
+	defer kill -INT "$START_PID"
 }
 
 # start_returned LABEL: the background start exits within 20 s.
 start_returned() {
-	if wait_until 20 gone "$START_PID"; then
+	if slowwait 20 pid_gone "$START_PID"; then
 		wait "$START_PID"
 		ktap_pass "$1"
 	else
@@ -52,7 +51,7 @@ pair() {
 
 setup() {
 	pg_load || return 1
-	ns_create TX && ns_create RX && ns_create MV || return 1
+	setup_ns TX RX MV || return 1
 	rx_cmd "$RX" "display script"
 }
 
@@ -61,7 +60,7 @@ rx_begin 23
 # 1. the counted device moves to another namespace while packets arrive
 check "veth0 -> veth1, rx veth1" pair veth0 veth1
 start_bg "$TX"
-check "move: counting" wait_until 30 counting
+check "move: counting" slowwait 30 counting
 check "move: ip link set veth1 netns MV" ip -n "$RX" link set veth1 netns "$MV"
 rx_snap "$RX"
 check "move: receiver off veth1 (devices= empty), counts kept" eval \
@@ -75,7 +74,7 @@ start_returned "move: start returned"
 # 2. the counted device is deleted while packets arrive
 check "rx_reset; veth2 -> veth3, rx veth3" eval 'rx_cmd "$RX" rx_reset && pair veth2 veth3'
 start_bg "$TX"
-check "delete: counting" wait_until 30 counting
+check "delete: counting" slowwait 30 counting
 check "delete: ip link del veth3 (and its peer)" ip -n "$RX" link del veth3
 start_returned "delete: start returned (its device went away)"
 check "delete: devices= empty, rx veth3 now ENODEV" eval \
@@ -83,24 +82,24 @@ check "delete: devices= empty, rx veth3 now ENODEV" eval \
 
 # 3. the receiving namespace is deleted while packets arrive
 check "netns NSX with rx vethy, sender vethx" eval '
-	ip netns add "pgt-x$$" && cleanup_push "ip netns del pgt-x$$" &&
+	ip netns add "pgt-x$$" && defer ip netns del "pgt-x$$" &&
 	veth_create "$TX" vethx "pgt-x$$" vethy && tx_setup "$TX" vethx &&
 	tx_set "$TX" vethx "count 0" "dst 10.95.0.2" \
 		"dst_mac $(mac_of "pgt-x$$" vethy)" &&
 	in_ns "pgt-x$$" pg_set pgrx "rx vethy"'
 start_bg "$TX"
-check "netns del: counting" wait_until 30 eval \
+check "netns del: counting" slowwait 30 eval \
 	'in_ns "pgt-x$$" pg_read pgrx | grep -q "^all *[1-9]"'
 check "netns del: ip netns del" ip netns del "pgt-x$$"
 # the peer in TX disappears once the namespace's cleanup (ours first) ran
 check "netns del: namespace cleaned up (vethx gone)" \
-	wait_until 30 eval '! ip -n "$TX" link show vethx'
+	slowwait 30 eval '! ip -n "$TX" link show vethx'
 start_returned "netns del: start returned"
 
 # 4. rx_reset, statistics and reads race with the packet path
 check "veth4 -> veth5, rx veth5" pair veth4 veth5
 start_bg "$TX"
-check "race: counting" wait_until 30 counting
+check "race: counting" slowwait 30 counting
 check "race: 10 x (rx_reset, statistics, read)" eval '
 	for m in counter basic time counter basic time counter basic time time; do
 		rx_cmd "$RX" rx_reset && rx_cmd "$RX" "statistics $m" &&
@@ -114,8 +113,8 @@ frames=$(seq -s, 1 3000)
 ip netns exec "$TX" python3 -S "$INJECT" veth4 "$(mac_of "$RX" veth5)" \
 	"[{\"id\": 7, \"seqs\": [$frames]}]" >/dev/null 2>&1 &
 inj=$!
-cleanup_push "kill $inj"
-wait_until 20 counting
+defer kill "$inj"
+slowwait 20 counting
 check "rmmod pktgen with rx enabled, frames arriving" rmmod pktgen
 wait "$inj"
 check "module gone, veth5 still up" eval \

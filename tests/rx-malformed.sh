@@ -20,7 +20,7 @@ PAST=$((-(1 << 31) + 10)) FUTURE=$(((1 << 31) - 10))	# seconds: 68 years
 
 setup() {
 	pg_load || return 1
-	ns_create TX && ns_create RX || return 1
+	setup_ns TX RX || return 1
 	veth_create "$TX" veth0 "$RX" veth1 || return 1
 	rx_cmd "$RX" "rx veth1" && rx_cmd "$RX" "display script"
 }

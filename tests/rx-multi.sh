@@ -24,7 +24,7 @@ INJECT="$(dirname "$0")/lib/rx_inject.py"
 
 setup() {
 	pg_load || return 1
-	ns_create TX1 && ns_create TX2 && ns_create RX || return 1
+	setup_ns TX1 TX2 RX || return 1
 	veth_create "$TX1" veth0a "$RX" veth1a && veth_create "$TX2" veth0b "$RX" veth1b ||
 		return 1
 	ip -n "$RX" addr add 10.96.1.2/24 dev veth1a &&
@@ -53,7 +53,6 @@ stream_expect() {
 }
 
 inject() { ip netns exec "$TX1" python3 -S "$INJECT" veth0a "$(mac_of "$RX" veth1a)" "$1"; }
-udp_noports() { ip netns exec "$RX" awk '/^Udp: [0-9]/ { print $3 }' /proc/net/snmp; }
 
 rx_begin 18
 
@@ -62,7 +61,7 @@ pg_start_ns "$TX1" &
 p1=$!
 pg_start_ns "$TX2" &
 p2=$!
-cleanup_push "kill -INT $p1 $p2"
+defer kill -INT "$p1" "$p2"
 rc1=0 rc2=0
 wait "$p1" || rc1=$?
 wait "$p2" || rc2=$?
@@ -105,7 +104,7 @@ check "latency of stamped frames: 0 < min <= max < 10 s" eval \
 	'rx_between latency_min_ns 1 "$(rx_val latency_max_ns)" &&
 	 rx_between latency_max_ns 1 9999999999 && rx_expect latency_negative 0'
 check "the 3 frames with another magic passed to UDP (NoPorts +3)" \
-	wait_until 5 eval '[ "$(udp_noports)" -ge $((np0 + 3)) ]'
+	slowwait 5 eval '[ "$(udp_noports)" -ge $((np0 + 3)) ]'
 
 # 3. more streams than the table holds: 70 ids, one frame each
 check "rx_reset" rx_cmd "$RX" "rx_reset"

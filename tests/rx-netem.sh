@@ -34,9 +34,6 @@ qdisc_stat() {
 	dropped) sed -n 's/.*(dropped \([0-9]*\),.*/\1/p' <<<"$line" ;;
 	esac
 }
-qdisc_empty() {
-	ip netns exec "$FWD" tc -s qdisc show dev veth2 | grep -q 'backlog 0b 0p'
-}
 fwd_count() { ip netns exec "$FWD" awk '/^Ip: [0-9]/ { print $7 }' /proc/net/snmp; }
 
 # run_case LABEL N PPS [NETEM...]: netem (or none) on veth2, rx_reset,
@@ -53,19 +50,13 @@ run_case() {
 	check "$lab: rx_reset, count $n, ratep $pps" eval \
 		'rx_cmd "$RX" rx_reset && tx_set "$TX" veth0 "count $n" "ratep $pps"'
 	check "$lab: run" tx_run "$TX"
-	wait_until 10 qdisc_empty
+	slowwait 10 qdisc_empty
 	rx_snap "$RX"
 	SENT=$(qdisc_stat sent) DROPPED=$(qdisc_stat dropped)
 	ktap_diag "$lab: netem sent $SENT dropped $DROPPED; receiver: $(rx_val rx_packets) packets, lost $(rx_val lost), reordered $(rx_val reordered), duplicates $(rx_val duplicates), p50 $(rx_val latency_p50_ns) ns"
 }
 
 # netem as a module, or built in (the debug kernel): ask tc, not modprobe
-netem_available() {
-	local probe
-	modprobe -q sch_netem 2>/dev/null
-	ns_create probe && ip -n "$probe" link add d0 type dummy &&
-		tc -n "$probe" qdisc add dev d0 root netem 2>/dev/null
-}
 
 if ! netem_available; then
 	ktap_header

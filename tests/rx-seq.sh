@@ -25,7 +25,7 @@ INJECT="$(dirname "$0")/lib/rx_inject.py"
 
 setup() {
 	pg_load || return 1
-	ns_create TX && ns_create RX || return 1
+	setup_ns TX RX || return 1
 	veth_create "$TX" veth0 "$RX" veth1 || return 1
 	rx_cmd "$RX" "rx veth1" && rx_cmd "$RX" "display script" || return 1
 	tx_setup "$TX" veth0 &&

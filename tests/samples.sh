@@ -60,7 +60,7 @@ ktap_plan $((2 * ${#CASES[@]} + 4))
 
 setup() {
 	pg_load || return 1
-	ns_create NSA && ns_create NSB || return 1
+	setup_ns NSA NSB || return 1
 	# devices born without IPv6: nothing but pktgen may send on them
 	ip netns exec "$NSA" sysctl -qw net.ipv6.conf.default.disable_ipv6=1 || return 1
 	dummy_create "$NSA" eth1 && dummy_create "$NSA" eth2 || return 1
@@ -74,11 +74,11 @@ park() {	# NS VAR
 	local pid ns
 	ip netns exec "$1" sleep 100000 &
 	pid=$!
-	cleanup_push "kill $pid"
+	defer kill "$pid"
 	printf -v "$2" '%s' "$pid"
 	# until ip(8) has entered the netns, /proc/PID/net is the root one's
 	ns=$(ip netns exec "$1" readlink /proc/self/ns/net)
-	wait_until 10 in_netns "$pid" "$ns"
+	slowwait 10 in_netns "$pid" "$ns"
 }
 in_netns() { [ "$(readlink "/proc/$1/ns/net" 2>/dev/null)" = "$2" ]; }
 

@@ -26,8 +26,8 @@ fi
 ktap_pass "module loads"
 _pgw_init
 tmp=$(lib_tmpdir)
-ns_create NS
-ns_create NS2
+setup_ns NS
+setup_ns NS2
 dummy_create "$NS" d0
 veth_create "$NS" v0 "$NS2" v1
 EPERM=1 EACCES=13
@@ -174,7 +174,7 @@ userns_case() {	# together|netns-after [nobody]
 		user=("${NOBODY[@]}") want=$EACCES owner=65534
 	fi
 	export UNS_FILES=$tmp/uns-files
-	inner="$(declare -f); $(declare -p LIB_DIR PG_PROC _PGW _PGW_SRC _PGW_PY EACCES EPERM); _PGS_TOK=- _PG_NS=''; userns_denied $want $owner"
+	inner="$(declare -f); $(declare -p LIB_DIR PG_PROC _PGW _PGW_PY EACCES EPERM); _PGS_TOK=- _PG_NS=''; userns_denied $want $owner"
 	case $1 in
 	together) "${user[@]}" unshare -U -r -n bash -c "$inner" ;;
 	netns-after) "${user[@]}" unshare -U -r bash -c 'exec unshare -n bash -c "$0"' "$inner" ;;
@@ -214,7 +214,6 @@ all_text_ok() {	# LABEL
 	done
 	return "$bad"
 }
-pid_gone() { ! kill -0 "$1" 2>/dev/null; }
 reads_clean() {
 	local pid
 	all_text_ok configured || return 1
@@ -225,7 +224,7 @@ reads_clean() {
 	sleep 1
 	all_text_ok running || { kill -INT "$pid"; return 1; }
 	_PG_NS=$NS pg_write pgctrl stop
-	wait_until 15 pid_gone "$pid" || return 1
+	slowwait 15 pid_gone "$pid" || return 1
 	all_text_ok "after the run" || return 1
 	NS=$NS2 all_text_ok "receiver, after the run"
 }

@@ -32,7 +32,7 @@ SIZE=1000	# pkt_size: the frame without FCS, as captured
 pg_is_ours || ktap_skip_rest "skb ownership" "the stock module shares its skb in queue_xmit"
 pg_load || { ktap_fail "module loads"; ktap_finish; }
 TMP=$(lib_tmpdir)
-ns_create NS
+setup_ns NS
 dummy_create "$NS" d0
 ip -n "$NS" addr add 10.71.0.1/24 dev d0
 MAC=$(ip -n "$NS" -br link show d0 | awk '{ print $3 }')
@@ -61,11 +61,11 @@ toggled() {
 	shift
 	pg_start_ns "$NS" 60 &
 	pid=$!
-	wait_until 20 sending
+	slowwait 20 sending
 	check "$label: the change" in_ns "$NS" "$@"
 	cap_start "$NS" d0 "$TMP/$label.pcap" || ktap_diag "$label: no capture"
 	n=$(sofar)
-	wait_until 10 sending "$((n + 1000))"
+	slowwait 10 sending "$((n + 1000))"
 	in_ns "$NS" pg_write pgctrl stop
 	wait "$pid"
 	rc=$?

@@ -34,7 +34,7 @@ check "pgctrl banner" \
 	test "$(cat "$PG_PROC/pgctrl")" = \
 	"Packet Generator for packet performance testing. Version: 2.75"
 
-ns_create NS
+setup_ns NS
 dummy_create "$NS" dum0
 tx0=$(in_ns "$NS" cat /sys/class/net/dum0/statistics/tx_packets)
 

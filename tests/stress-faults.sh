@@ -72,7 +72,7 @@ fault_setup() {	# DIR
 	attr "$1" ignore-gfp-wait N
 }
 inject() { attr "$FAILSLAB" probability "$1"; attr "$FAILPAGE" probability "$1"; }
-cleanup_push "inject 0"
+defer inject 0
 setup_all() {
 	fault_setup "$FAILSLAB" && fault_setup "$FAILPAGE" &&
 		attr "$FAILPAGE" min-order 0 && attr "$FAILSLAB" cache-filter N
@@ -124,7 +124,7 @@ rounds() {
 		i=$((i + 1))
 		p=$(( (i % 4 == 0) ? 100 : (i % 4) * 25 ))
 		x=pgt-f$(printf '%08x' "$SRANDOM")
-		cleanup_push "ip netns del $x"
+		defer ip netns del "$x"
 		round "$x" "$p" "$i" || { inject 0; echo "round $i ($p%): setup failed"; return 1; }
 		works "$x" || { echo "round $i ($p%): not working afterwards"; return 1; }
 		ip netns del "$x"

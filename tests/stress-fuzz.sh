@@ -25,7 +25,8 @@ ktap_header
 ktap_plan 8
 
 tmp=$(lib_tmpdir)
-check "pgfuzz builds" cc -O2 -o "$tmp/pgfuzz" "$LIB_DIR/pgfuzz.c"
+PGFUZZ=$(lib_prog pgfuzz 2>&1)
+check "pgfuzz built (make helpers)" test -x "$PGFUZZ"
 if ! pg_load; then
 	ktap_fail "module loads"
 	ktap_finish
@@ -33,8 +34,8 @@ fi
 ktap_pass "module loads"
 
 pin_static_keys
-ns_create NS
-ns_create NS2
+setup_ns NS
+setup_ns NS2
 dummy_create "$NS" d0
 dummy_create "$NS" d1
 veth_create "$NS" v0 "$NS2" v1
@@ -148,7 +149,7 @@ runner_pid=$!
 
 ktap_diag "pgfuzz: seed $FUZZ_SEED, $FUZZ_WRITES writes, $FUZZ_PROCS processes"
 t0=$SECONDS
-ip netns exec "$NS" "$tmp/pgfuzz" -d "$PG_PROC" -c "$tmp/corpus" -s "$FUZZ_SEED" \
+ip netns exec "$NS" "$PGFUZZ" -d "$PG_PROC" -c "$tmp/corpus" -s "$FUZZ_SEED" \
 	-w "$FUZZ_WRITES" -p "$FUZZ_PROCS" -t "$FUZZ_SECONDS" >"$tmp/fuzz.out" 2>"$tmp/fuzz.err"
 frc=$?
 touch "$tmp/end"

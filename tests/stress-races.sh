@@ -22,18 +22,18 @@ ktap_header
 ktap_plan 12
 
 tmp=$(lib_tmpdir)
-check "pgfuzz builds" cc -O2 -o "$tmp/pgfuzz" "$LIB_DIR/pgfuzz.c"
+PGFUZZ=$(lib_prog pgfuzz 2>&1)
+check "pgfuzz built (make helpers)" test -x "$PGFUZZ"
 if ! pg_load; then
 	ktap_fail "module loads"
 	ktap_finish
 fi
 ktap_pass "module loads"
 _pgw_init
-ns_create NS
+setup_ns NS
 dummy_create "$NS" d0
 dummy_create "$NS" d1
 
-pid_gone() { ! kill -0 "$1" 2>/dev/null; }
 sofar() {	# DEV [NS]
 	_PG_NS=${2:-$NS} pg_read "$1" 2>/dev/null |
 		sed -n 's/^     pkts-sofar: \([0-9]*\)  errors: .*/\1/p'
@@ -47,7 +47,7 @@ start_bg() {
 	START_PID=$!
 }
 start_returns() {	# within 15 s
-	wait_until 15 pid_gone "$START_PID" || { echo "start still blocked"; return 1; }
+	slowwait 15 pid_gone "$START_PID" || { echo "start still blocked"; return 1; }
 	wait "$START_PID" 2>/dev/null
 	return 0
 }
@@ -78,7 +78,7 @@ printf '%s\n' "pgctrl stop" "pgctrl stop" "pgctrl reset" >"$tmp/stop"
 race_writers() {
 	local l pids=() rc=0
 	for l in add rem start stop; do
-		ip netns exec "$NS" "$tmp/pgfuzz" -d "$PG_PROC" -L "$tmp/$l" -p 1 \
+		ip netns exec "$NS" "$PGFUZZ" -d "$PG_PROC" -L "$tmp/$l" -p 1 \
 			-w 100000000 -t "$RACE_SECONDS" >"$tmp/race-$l.out" 2>&1 &
 		pids+=($!)
 	done
@@ -103,13 +103,13 @@ rename_delete() {
 		_PG_NS=$NS pg_set kpktgend_1 "add_device $a" &&
 			_PG_NS=$NS pg_set "$a" "count 0" || return 1
 		start_bg "$NS"
-		wait_until 10 running "$a" || { echo "round $i: not running"; return 1; }
+		slowwait 10 running "$a" || { echo "round $i: not running"; return 1; }
 		ip -n "$NS" link set "$a" name "$b" 2>/dev/null ||
 			{ ip -n "$NS" link set "$a" down && ip -n "$NS" link set "$a" name "$b"; } ||
 			{ echo "round $i: rename failed"; return 1; }
 		timeout 10 ip -n "$NS" link del "$b" || { echo "round $i: link del hung"; return 1; }
 		start_returns || { echo "round $i"; return 1; }
-		wait_until 5 eval "! ip netns exec $NS test -e $PG_PROC/$a" ||
+		slowwait 5 eval "! ip netns exec $NS test -e $PG_PROC/$a" ||
 			{ echo "round $i: file $a left"; return 1; }
 	done
 	echo "$i rounds" >"$tmp/rounds-rename"
@@ -128,11 +128,11 @@ netns_delete() {
 		_PG_NS=$x pg_set kpktgend_0 "add_device x0" && _PG_NS=$x pg_set x0 "count 0" ||
 			{ ip netns del "$x"; return 1; }
 		start_bg "$x"
-		wait_until 10 running x0 "$x" || { echo "round $i: not running"; ip netns del "$x"; return 1; }
+		slowwait 10 running x0 "$x" || { echo "round $i: not running"; ip netns del "$x"; return 1; }
 		ip netns del "$x"
 		kill -INT "$START_PID"
 		start_returns || { echo "round $i"; return 1; }
-		wait_until 30 eval '[ "$(pg_kthreads)" -eq "$k0" ]' ||
+		slowwait 30 eval '[ "$(pg_kthreads)" -eq "$k0" ]' ||
 			{ echo "round $i: $(pg_kthreads) kpktgend threads, want $k0"; return 1; }
 	done
 	echo "$i rounds" >"$tmp/rounds-netns"
@@ -151,7 +151,7 @@ rmmod_running() {
 			_PG_NS=$NS pg_set kpktgend_1 "add_device d1" && _PG_NS=$NS pg_set d1 "count 0" ||
 			return 1
 		start_bg "$NS"
-		wait_until 10 running d0 || { echo "round $i: not running"; return 1; }
+		slowwait 10 running d0 || { echo "round $i: not running"; return 1; }
 		timeout 30 rmmod pktgen || { echo "round $i: rmmod failed"; return 1; }
 		start_returns || { echo "round $i"; return 1; }
 	done
@@ -171,14 +171,14 @@ cpu_toggle() {
 	local i=0 end=$((SECONDS + RACE_SECONDS)) n0 n1 res
 	_PG_NS=$NS pg_set kpktgend_1 "add_device d1" && _PG_NS=$NS pg_set d1 "count 0" || return 1
 	start_bg "$NS"
-	wait_until 10 running d1 || { echo "not running"; return 1; }
+	slowwait 10 running d1 || { echo "not running"; return 1; }
 	while [ "$SECONDS" -lt "$end" ]; do
 		i=$((i + 1))
 		echo 0 >"$CPU1" || { echo "round $i: offline failed"; return 1; }
 		sleep 0.2
 		echo 1 >"$CPU1" || { echo "round $i: online failed"; return 1; }
 		n0=$(sofar d1)
-		wait_until 10 eval '[ "$(sofar d1)" -gt "$n0" ]' ||
+		slowwait 10 eval '[ "$(sofar d1)" -gt "$n0" ]' ||
 			{ echo "round $i: the run stopped sending"; return 1; }
 	done
 	_PG_NS=$NS pg_write pgctrl stop

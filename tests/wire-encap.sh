@@ -25,7 +25,7 @@
 IPB=10.99.0.2 SIZE=200
 
 TMP=$(mktemp -d /tmp/wire-encap.XXXXXX)
-cleanup_push "rm -rf $TMP"
+defer rm -rf "$TMP"
 
 CHECKER='
 import sys
@@ -47,11 +47,10 @@ def mpls_rnd(rep, fr, r):
 pcap.check_runs(sys.argv[2:], {"mpls_rnd": mpls_rnd})
 '
 
-ns_cat() { ip netns exec "$1" cat "$2"; }
 
 setup() {
 	pg_load || return 1
-	ns_create NSA && ns_create NSB || return 1
+	setup_ns NSA NSB || return 1
 	veth_create "$NSA" vethA "$NSB" vethB || return 1
 	ip netns exec "$NSB" tc qdisc add dev vethB clsact &&
 		ip netns exec "$NSB" tc filter add dev vethB ingress \

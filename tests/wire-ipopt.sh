@@ -20,7 +20,7 @@ IPA=10.99.1.2 IPR0=10.99.1.1 IPR1=10.99.2.1 IPB=10.99.2.2 SIZE=100
 EINVAL=22 E2BIG=7
 
 TMP=$(mktemp -d /tmp/wire-ipopt.XXXXXX)
-cleanup_push "rm -rf $TMP"
+defer rm -rf "$TMP"
 
 CHECKER='
 import sys
@@ -41,7 +41,6 @@ def ts_stamped(rep, fr, r):
 pcap.check_runs(sys.argv[2:], {"ts_stamped": ts_stamped})
 '
 
-ns_cat() { ip netns exec "$1" cat "$2"; }
 zeros() { printf '%0*d' $((2 * $1)) 0; }	# N: N zero bytes in hex
 snmp_ip() {	# NS FIELD: a field of the Ip: lines of /proc/net/snmp
 	ip netns exec "$1" awk -v k="$2" '
@@ -52,7 +51,7 @@ rx_packets() { ns_cat "$NSB" /sys/class/net/vethB/statistics/rx_packets; }
 
 setup() {
 	pg_load || return 1
-	ns_create NSA && ns_create NSR && ns_create NSB || return 1
+	setup_ns NSA NSR NSB || return 1
 	veth_create "$NSA" vethA "$NSR" vethR0 &&
 		veth_create "$NSR" vethR1 "$NSB" vethB || return 1
 	ip -n "$NSA" addr add "$IPA/24" dev vethA &&

@@ -24,7 +24,6 @@ IPA=10.99.0.1 IPB=10.99.0.2 COUNT=200 SRCMAC=02:12:34:56:78:9a
 # frame checker: tests/lib/wire_ipv4_check.py
 NCHECKS=11	# lines the checker prints per run
 
-ns_cat() { ip netns exec "$1" cat "$2"; }
 rx_packets() { ns_cat "$NSB" /sys/class/net/vethB/statistics/rx_packets; }
 
 RUNS=()	# JSON run descriptions for the checker
@@ -62,14 +61,14 @@ result_ok() {	# N START_RC CONFIG_ERROR
 }
 
 TMP=$(mktemp -d /tmp/wire-ipv4.XXXXXX)
-cleanup_push "rm -rf $TMP"
+defer rm -rf "$TMP"
 
 ktap_header
 ktap_plan $((5 * (NCHECKS + 2)))
 
 setup() {
 	pg_load || return 1
-	ns_create NSA && ns_create NSB || return 1
+	setup_ns NSA NSB || return 1
 	veth_create "$NSA" vethA "$NSB" vethB || return 1
 	ip -n "$NSA" addr add "$IPA/24" dev vethA &&
 		ip -n "$NSB" addr add "$IPB/24" dev vethB || return 1

@@ -28,7 +28,7 @@ DMIN=2001:db8::ffff:fffe DMAX=2001:db8::1:0:1
 SMIN=2001:db8:0:1:ffff:ffff:ffff:fffe SMAX=2001:db8:0:2::1
 
 TMP=$(mktemp -d /tmp/wire-ipv6.XXXXXX)
-cleanup_push "rm -rf $TMP"
+defer rm -rf "$TMP"
 
 # Frame checker: tests/lib/pcap.py check_runs does the generic checks;
 # the cases below are the ones that need code.
@@ -50,12 +50,11 @@ def bitmask(rep, fr, r):
 pcap.check_runs(sys.argv[2:], {"bitmask": bitmask})
 '
 
-ns_cat() { ip netns exec "$1" cat "$2"; }
 
 setup() {
 	local d
 	pg_load || return 1
-	ns_create NSA && ns_create NSB || return 1
+	setup_ns NSA NSB || return 1
 	veth_create "$NSA" vethA "$NSB" vethB || return 1
 	for d in "$NSA vethA" "$NSB vethB"; do
 		set -- $d

@@ -48,7 +48,7 @@ TMP=$(lib_tmpdir)
 
 setup() {
 	pg_load || return 1
-	ns_create NSA || return 1
+	setup_ns NSA || return 1
 	dummy_create "$NSA" d0 || return 1
 	# UDPCSUM: the sum computed here, not left to the device
 	ip netns exec "$NSA" ethtool -K d0 tx off >/dev/null || return 1
@@ -66,7 +66,7 @@ run() {
 	ip netns exec "$NSA" python3 -S "$LIB_DIR/pktsock_sample.py" d0 "$off" "$SAMPLE" \
 		"$TMP/ready" "$TMP/go" "$TMP/out" &
 	pid=$!
-	if ! wait_until 30 test -e "$TMP/ready"; then
+	if ! slowwait 30 test -e "$TMP/ready"; then
 		ktap_fail "$name: packet socket on d0"
 		ktap_skip "$name: sampled frames" "no packet socket"
 		kill "$pid"

@@ -30,7 +30,7 @@
 IPA=10.99.0.1 IPB=10.99.0.2 NQ=4
 
 TMP=$(mktemp -d /tmp/wire-payload.XXXXXX)
-cleanup_push "rm -rf $TMP"
+defer rm -rf "$TMP"
 
 CHECKER='
 import sys
@@ -90,7 +90,6 @@ pcap.check_runs(sys.argv[2:], {"same_bytes": same_bytes,
                                "imix": imix, "flows": flows, "ns_ts": ns_ts})
 '
 
-ns_cat() { ip netns exec "$1" cat "$2"; }
 ethtool_a() { ip netns exec "$NSA" ethtool "$@" >/dev/null; }
 
 # Frames per RX queue of vethB: "q0 q1 q2 q3".
@@ -145,7 +144,7 @@ setup() {
 	T start
 	pg_load || return 1
 	T loaded
-	ns_create NSA && ns_create NSB || return 1
+	setup_ns NSA NSB || return 1
 	ip -n "$NSA" link add vethA numtxqueues $NQ numrxqueues $NQ type veth \
 		peer name vethB netns "$NSB" numtxqueues $NQ numrxqueues $NQ || return 1
 	for ns in "$NSA vethA $IPA" "$NSB vethB $IPB"; do

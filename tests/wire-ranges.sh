@@ -27,7 +27,6 @@ NSEQ=40 NRND=200
 
 # range checker: tests/lib/wire_ranges_check.py
 
-ns_cat() { ip netns exec "$1" cat "$2"; }
 
 RUNS=()	# JSON run descriptions for the checker
 
@@ -57,11 +56,11 @@ result_ok() {	# N START_RC CONFIG_ERROR
 }
 
 TMP=$(mktemp -d /tmp/wire-ranges.XXXXXX)
-cleanup_push "rm -rf $TMP"
+defer rm -rf "$TMP"
 
 setup() {
 	pg_load || return 1
-	ns_create NSA && ns_create NSB || return 1
+	setup_ns NSA NSB || return 1
 	veth_create "$NSA" vethA "$NSB" vethB || return 1
 	ip -n "$NSA" addr add "$IPA/24" dev vethA &&
 		ip -n "$NSB" addr add "$IPB/24" dev vethB || return 1

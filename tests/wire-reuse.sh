@@ -29,7 +29,7 @@ TMP=$(lib_tmpdir)
 
 setup() {
 	pg_load || return 1
-	ns_create NSA && ns_create NSB || return 1
+	setup_ns NSA NSB || return 1
 	veth_create "$NSA" vethA "$NSB" vethB || return 1
 	dummy_create "$NSA" d0 || return 1
 	MACB=$(ip netns exec "$NSB" cat /sys/class/net/vethB/address) || return 1
@@ -64,7 +64,7 @@ run() {
 		ip netns exec "$ns" python3 -S "$LIB_DIR/pktsock_hold.py" "$rdev" "$TMP/ready" \
 			"$TMP/go" "$TMP/out" &
 		pid=$!
-		if ! wait_until 30 test -e "$TMP/ready"; then
+		if ! slowwait 30 test -e "$TMP/ready"; then
 			ktap_fail "$lab: packet socket on $rdev"
 			kill "$pid"
 			return

@@ -222,7 +222,7 @@ drop_root() {
 	fi
 	ROOT=""
 }
-cleanup_push drop_root
+defer drop_root
 
 inroot() {	# CMD: bash -c CMD in the root, as root, a login's environment
 	chroot "$ROOT" /usr/bin/env -i HOME=/root PATH="$INPATH" TERM=dumb \

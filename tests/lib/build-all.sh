@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build pktgen.ko for every installed kernel (/lib/modules/*/build) and
-# every kernel of tests/lib/kernels.sh's cache into build/KV/ with W=1.
+# every kernel of tests/lib/kernels.sh's cache into build/KV/ with W=1,
+# and the tests' C programs into build/helpers/ (make helpers).
 # Fails on a build error or on any compiler warning.
 set -u
 
@@ -81,4 +82,11 @@ while read -r kv root; do
 	fi
 done < <(targets)
 [ "$n" -gt 0 ] || { echo "build: no /lib/modules/*/build"; exit 1; }
+# the tests' C programs (build/helpers/), for the host and its VMs alike
+if make -s --no-print-directory -C "$REPO" helpers; then
+	echo "build helpers: ok"
+else
+	echo "build helpers: FAILED"
+	rc=1
+fi
 exit "$rc"

@@ -13,8 +13,8 @@
 pg_load || exit 1
 echo "# module: $(pg_is_ours && echo "ours ($PKTGEN_KO)" || echo stock)," \
 	"$(cat "/sys/module/pktgen/version" 2>/dev/null || echo "no version")"
-ns_create A
-ns_create B
+setup_ns A
+setup_ns B
 dummy_create "$A" pgdummy0
 veth_create "$A" pgveth0 "$B" pgveth1
 peer_mac=$(ip -n "$B" -o link show pgveth1 | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')

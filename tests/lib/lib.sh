@@ -3,14 +3,19 @@
 #
 # Test library for the pktgen tests.  A test sources it with
 #	. "$(dirname "$0")/lib/lib.sh"
-# and prints KTAP through the ktap_* / check helpers.  Everything a test
-# sets up is undone by the EXIT trap installed here (cleanup_push).
+# and prints KTAP through the ktap_* / check helpers.  Where kselftest's
+# net/lib.sh has a helper (setup_ns, cleanup_ns, busywait, slowwait,
+# busywait_for_counter, defer), ours has its name and meaning.  Everything
+# a test sets up is undone by the EXIT trap installed here (defer,
+# setup_ns).
 # Safe under `set -u`.  Each helper's comment gives its use; an overview
 # is in Documentation/testing.rst, "Adding a test".
 
 LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 PCAP_PY="$LIB_DIR/pcap.py"
 PG_PROC=/proc/net/pktgen
+# the tests' C programs, built by `make helpers` (tests/lib/build-all.sh)
+PG_HELPERS=${PG_HELPERS:-$(cd "$LIB_DIR/../.." && pwd)/build/helpers}
 
 # ---------------------------------------------------------------- KTAP
 _KT_N=0 _KT_PASS=0 _KT_FAIL=0 _KT_SKIP=0 _KT_PLAN=""
@@ -82,37 +87,70 @@ ktap_finish() {
 }
 
 # ---------------------------------------------------------------- cleanup
-_LIB_CLEANUP=()
-cleanup_push() { _LIB_CLEANUP+=("$*"); }
-_lib_cleanup() {
-	local i
-	for ((i = ${#_LIB_CLEANUP[@]} - 1; i >= 0; i--)); do
-		eval "${_LIB_CLEANUP[i]}" >/dev/null 2>&1 || true
+# defer CMD [ARG...]: run CMD ARG... (quoted now, run later) when the
+# current scope ends: defer_scope_pop, or the test's exit for the
+# outermost; newest first.  defer_prio: before the scope's other defers.
+# defer_scope_push opens a nested scope; in_defer_scope CMD... runs CMD
+# in one.  As kselftest's net/lib/sh/defer.sh.
+_DEFER_DEPTH=0 _DEFER_CMD=() _DEFER_AT=()
+_defer_add() {	# d|p CMD...
+	_DEFER_AT+=("$_DEFER_DEPTH$1")
+	shift
+	_DEFER_CMD+=("${*@Q}")
+}
+defer() { _defer_add d "$@"; }
+defer_prio() { _defer_add p "$@"; }
+defer_scope_push() { _DEFER_DEPTH=$((_DEFER_DEPTH + 1)); }
+defer_scope_pop() {
+	local i k t idx=("${!_DEFER_CMD[@]}")
+	for t in p d; do
+		for ((k = ${#idx[@]} - 1; k >= 0; k--)); do
+			i=${idx[k]}
+			[ "${_DEFER_AT[i]}" = "$_DEFER_DEPTH$t" ] || continue
+			unset '_DEFER_AT[i]'
+			eval "${_DEFER_CMD[i]}"
+			unset '_DEFER_CMD[i]'
+		done
 	done
-	_LIB_CLEANUP=()
-	[ -n "${_LIB_TMP:-}" ] && rm -rf "$_LIB_TMP"
+	[ "$_DEFER_DEPTH" -gt 0 ] && _DEFER_DEPTH=$((_DEFER_DEPTH - 1))
 	return 0
 }
-trap _lib_cleanup EXIT	# tests: use cleanup_push, not a trap of their own
+defer_scopes_cleanup() {
+	while [ "$_DEFER_DEPTH" -gt 0 ]; do defer_scope_pop; done
+	defer_scope_pop
+}
+in_defer_scope() {
+	local rc=0
+	defer_scope_push
+	"$@" || rc=$?
+	defer_scope_pop
+	return "$rc"
+}
+
+# The EXIT trap: the defers, then the namespaces of setup_ns; quietly
+# (the KTAP totals are printed)
+_lib_exit() {
+	defer_scopes_cleanup >/dev/null 2>&1
+	cleanup_all_ns >/dev/null 2>&1
+	[ "${_LIB_TMP_OWNER:-}" = "$BASHPID" ] && rm -rf "$_LIB_TMP"
+	return 0
+}
+trap _lib_exit EXIT	# tests: defer, not a trap of their own
 trap 'exit 143' TERM
 trap 'exit 130' INT
 
 # A per-test scratch directory (removed on exit): lib_tmpdir prints it.
-_LIB_TMP=""
-lib_tmpdir() {
-	[ -n "$_LIB_TMP" ] || _LIB_TMP=$(mktemp -d /tmp/pgtest.XXXXXX)
-	echo "$_LIB_TMP"
-}
+# Made now, so the subshells of check and in_ns's shells share it; only
+# the shell that made it removes it.
+_LIB_TMP=$(mktemp -d /tmp/pgtest.XXXXXX) _LIB_TMP_OWNER=$BASHPID
+lib_tmpdir() { echo "$_LIB_TMP"; }
 
-# lib_prog NAME DIR: print the path of tests/lib/NAME.c's program: vm.sh's
-# host build in $PG_TEST_BIN, else one built with cc into DIR.
+# lib_prog NAME: print the path of tests/lib/NAME.c's program, built by
+# `make helpers`; fail, saying so, when it is not there.
 lib_prog() {
-	if [ -n "${PG_TEST_BIN:-}" ] && [ -x "$PG_TEST_BIN/$1" ]; then
-		echo "$PG_TEST_BIN/$1"
-	else
-		cc -O2 -Wall -I"$LIB_DIR/../../include/uapi" -o "$2/$1" "$LIB_DIR/$1.c" &&
-			echo "$2/$1"
-	fi
+	[ -x "$PG_HELPERS/$1" ] && { echo "$PG_HELPERS/$1"; return 0; }
+	echo "$PG_HELPERS/$1 missing: make helpers (make modules-all builds it)" >&2
+	return 1
 }
 
 # sleep SECONDS: without a process.  /bin/sleep costs a fork and an exec
@@ -128,144 +166,82 @@ sleep() {
 		command sleep "$@"
 }
 
-# wait_until TIMEOUT_S CMD...: poll CMD until it succeeds: after 0.05 s,
-# then every 0.1 s.
-wait_until() {
-	local s=$1 f end gap=0.05
-	f=${s#*.}
-	[ "$f" = "$s" ] && f=0
-	f=${f}000000
-	end=$(( ${EPOCHREALTIME/./} + 10#${s%%.*}000000 + 10#${f:0:6} ))
-	shift
+# _lib_loop PAUSE TIMEOUT_MS CMD...: run CMD until it succeeds, PAUSE s
+# between tries; 1 once TIMEOUT_MS passed.  CMD runs in this shell (no
+# fork: its variables stay); the last try's stdout is printed, the
+# tries' stderr dropped (a polled command complains until it succeeds).
+_lib_loop() {
+	local pause=$1 end out=${_LIB_TMP:-}/wait.$BASHPID rc rc_out
+	end=$(( ${EPOCHREALTIME/./} + $2 * 1000 ))
+	shift 2
+	# a shell without the scratch directory (an unprivileged child) keeps
+	# no output
+	[ -n "${_LIB_TMP:-}" ] && [ -w "$_LIB_TMP" ] || out=/dev/null
 	while :; do
-		"$@" >/dev/null 2>&1 && return 0
-		[ "${EPOCHREALTIME/./}" -ge "$end" ] && return 1
-		sleep "$gap"
-		gap=0.1
+		rc=0
+		"$@" >"$out" 2>/dev/null || rc=1
+		if [ "$rc" -eq 0 ] || [ "${EPOCHREALTIME/./}" -ge "$end" ]; then
+			if [ -s "$out" ]; then
+				IFS= read -r -d '' rc_out <"$out"
+				printf '%s' "$rc_out"
+				rm -f "$out"
+			fi
+			return "$rc"
+		fi
+		[ "$pause" = 0 ] || sleep "$pause"
 	done
+}
+
+# busywait TIMEOUT_MS CMD...: poll CMD without a pause until it succeeds
+# (0) or TIMEOUT_MS passed (1); for waits of milliseconds.
+busywait() {
+	local ms=$1
+	shift
+	_lib_loop 0 "$ms" "$@"
+}
+
+# slowwait TIMEOUT_S CMD...: the same every 0.1 s, TIMEOUT_S seconds.
+slowwait() {
+	local s=$1
+	shift
+	_lib_loop 0.1 "$((s * 1000))" "$@"
+}
+
+# until_counter_is EXPR CMD...: CMD prints a number; print it, and
+# succeed if "number EXPR" holds (EXPR e.g. ">= 5").
+until_counter_is() {
+	local expr=$1 cur
+	shift
+	cur=$("$@")
+	cur=$((cur))
+	echo "$cur"
+	((cur $expr))
+}
+
+# busywait_for_counter TIMEOUT_MS DELTA CMD...: CMD's number grows by
+# DELTA, within TIMEOUT_MS.  slowwait_for_counter TIMEOUT_S DELTA CMD...
+busywait_for_counter() {
+	local t=$1 delta=$2 base
+	shift 2
+	base=$("$@")
+	busywait "$t" until_counter_is ">= $((base + delta))" "$@"
+}
+slowwait_for_counter() {
+	local t=$1 delta=$2 base
+	shift 2
+	base=$("$@")
+	slowwait "$t" until_counter_is ">= $((base + delta))" "$@"
 }
 
 # ---------------------------------------------------------------- proc I/O
 # Every pktgen write is ONE write(2) whose errno we report.  Forking a
-# process costs ~0.1 s under TCG (python ~1 s), so a small C helper serves
-# the requests of a test through FIFOs (one server per test, guarded by a
-# token FIFO so subshells and background jobs can share it); blocking
-# pgctrl start/reset and pg_write_raw run the helper once per call.  The
-# helper is $PG_WRITE_HELPER (built by vm.sh), else compiled into /tmp with
-# cc, else python (one-shot only).  It enters the caller's netns (or, under
-# in_ns, the named one) for every request: pgctrl acts on the writer's netns.
-read -r -d '' _PGW_SRC <<'PGW_C' || :
-/* pgwrite: one write(2) to a proc file and its errno, optionally in a netns.
- *	pgwrite [-n NSFILE] [-r] PATH	write stdin (or -r: print PATH);
- *					exit status = errno
- *	pgwrite -s			server: requests on stdin
- *	"W|R NSFILE|- PATH LEN\n" + LEN data bytes -> "ERRNO LEN\n" + LEN bytes
- */
-#define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
-#include <sched.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-static char buf[1 << 20];
-static int home = -1, away;
-/* "-": back home, and no setns(2) if never away: a server run without
- * CAP_SYS_ADMIN (security.sh's unprivileged writers) serves "-" requests */
-static int enter(const char *ns)
-{
-	int fd, r;
-
-	if (!strcmp(ns, "-")) {
-		if (!away || home < 0)
-			return 0;
-		r = setns(home, CLONE_NEWNET) ? errno : 0;
-		away = r != 0;
-		return r;
-	}
-	fd = open(ns, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno;
-	r = setns(fd, CLONE_NEWNET) ? errno : 0;
-	away |= !r;
-	close(fd);
-	return r;
-}
-static int rd(const char *path, size_t *n)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t r;
-
-	*n = 0;
-	if (fd < 0)
-		return errno;
-	while (*n < sizeof(buf) && (r = read(fd, buf + *n, sizeof(buf) - *n)) > 0)
-		*n += r;
-	r = r < 0 ? errno : 0;
-	close(fd);
-	return r;
-}
-static int wr(const char *path, size_t n)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), r;
-
-	if (fd < 0)
-		return errno;
-	r = write(fd, buf, n) < 0 ? errno : 0;
-	close(fd);
-	return r;
-}
-static int serve(void)
-{
-	char op, ns[4096], path[4096];
-	size_t len, n;
-	int e;
-
-	home = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
-	while (scanf(" %c %4095s %4095s %zu", &op, ns, path, &len) == 4) {
-		getchar();
-		if (len > sizeof(buf) || fread(buf, 1, len, stdin) != len)
-			return 1;
-		n = 0;
-		e = enter(ns);
-		if (!e)
-			e = op == 'R' ? rd(path, &n) : wr(path, len);
-		enter("-");	/* hold no netns: `ip netns del` must free it */
-		printf("%d %zu\n", e, n);
-		fwrite(buf, 1, n, stdout);
-		fflush(stdout);
-	}
-	return 0;
-}
-int main(int argc, char **argv)
-{
-	int o, e, rflag = 0;
-	size_t n = 0;
-	ssize_t r;
-
-	while ((o = getopt(argc, argv, "n:rs")) != -1) {
-		if (o == 's')
-			return serve();
-		if (o == 'r')
-			rflag = 1;
-		else if (o == 'n' && (e = enter(optarg)))
-			return e;
-		else if (o == '?')
-			return 2;
-	}
-	if (optind != argc - 1)
-		return 2;
-	if (rflag) {
-		e = rd(argv[optind], &n);
-		fwrite(buf, 1, n, stdout);
-		return e;
-	}
-	while (n < sizeof(buf) && (r = read(0, buf + n, sizeof(buf) - n)) > 0)
-		n += r;
-	return wr(argv[optind], n);
-}
-PGW_C
+# process costs ~0.1 s under TCG (python ~1 s), so a small C helper
+# (tests/lib/pgwrite.c, build/helpers/pgwrite) serves the requests of a
+# test through FIFOs (one server per test, guarded by a token FIFO so
+# subshells and background jobs can share it); blocking pgctrl start/reset
+# and pg_write_raw run the helper once per call.  Without the helper:
+# python (one-shot only).  It enters the caller's netns (or, under in_ns,
+# the named one) for every request: pgctrl acts on the writer's netns.
 _PGW_PY='import os, sys
 if sys.argv[1] == "-r":
     sys.stdout.write(open(sys.argv[2]).read()); sys.exit(0)
@@ -278,15 +254,8 @@ except OSError as e:
 _PGW="" _PGS_TOK="" _PG_NS=""
 _pgw_init() {
 	[ -n "$_PGW" ] && return 0
-	local c=/tmp/pktgen-lib/pgwrite-${#_PGW_SRC}	# a new source, a new binary
-	if [ -n "${PG_WRITE_HELPER:-}" ] && [ -x "$PG_WRITE_HELPER" ]; then
-		_PGW=$PG_WRITE_HELPER
-	elif [ -x "$c" ]; then
-		_PGW=$c
-	elif command -v cc >/dev/null 2>&1 && mkdir -p /tmp/pktgen-lib &&
-	     printf '%s\n' "$_PGW_SRC" | cc -O2 -x c -o "$c.$$" - 2>/dev/null &&
-	     mv -f "$c.$$" "$c"; then
-		_PGW=$c
+	if [ -x "$PG_HELPERS/pgwrite" ]; then
+		_PGW=$PG_HELPERS/pgwrite
 	else
 		_PGW=python
 	fi
@@ -312,7 +281,7 @@ _pgs_start() {	# the per-test server, started by the test's main shell
 	mkfifo "$d/pgs.in" "$d/pgs.out" "$d/pgs.tok" || { _PGS_TOK=-; return 1; }
 	exec {_PGS_W}<>"$d/pgs.in" {_PGS_R}<>"$d/pgs.out" {_PGS_TOK}<>"$d/pgs.tok"
 	"$_PGW" -s <&"$_PGS_W" >&"$_PGS_R" 2>/dev/null &
-	cleanup_push "kill $!"
+	defer kill "$!"
 	printf t >&"$_PGS_TOK"
 }
 
@@ -382,6 +351,20 @@ dev_stat() {
 	tx_packets) STAT=${BASH_REMATCH[6]} ;;
 	*) return 1 ;;
 	esac
+}
+
+# ns_cat NS FILE: FILE as NS sees it (sysfs, /proc/net)
+ns_cat() { ip netns exec "$1" cat "$2"; }
+
+# pid_gone PID: the process PID has exited
+pid_gone() { ! kill -0 "$1" 2>/dev/null; }
+
+# kver_ge MAJOR MINOR: the kernel under test ($KV, else this one) is
+# MAJOR.MINOR or newer
+kver_ge() {
+	local v=${KV:-$(uname -r)} maj min
+	maj=${v%%.*} min=${v#*.} min=${min%%[!0-9]*}
+	[ "$maj" -gt "$1" ] || { [ "$maj" -eq "$1" ] && [ "$min" -ge "$2" ]; }
 }
 
 # carrier_up NS DEV: DEV in NS is up and has a carrier (IFF_LOWER_UP;
@@ -488,7 +471,7 @@ pg_unload() {
 }
 
 _pg_wait_loaded() {
-	wait_until 10 test -e "$PG_PROC/pgctrl" ||
+	slowwait 10 test -e "$PG_PROC/pgctrl" ||
 		{ echo "# pg_load: $PG_PROC/pgctrl did not appear" >&2; return 1; }
 	# the write helper's server, from the test's main shell: the
 	# subshells of check() share it (else a process per write)
@@ -527,15 +510,50 @@ ktap_setup() {
 }
 
 # ---------------------------------------------------------------- netns
-# ns_create VAR: new netns with a random name (in $VAR), lo up, auto-deleted.
-ns_create() {
-	local ns
-	ns=pgt-$(printf '%08x' "$SRANDOM")
-	ip netns add "$ns" || return 1
-	cleanup_push "ip netns del $ns"
-	ip -n "$ns" link set lo up || return 1
-	printf -v "$1" '%s' "$ns"
+# setup_ns VAR...: for each VAR a new netns, its name (pgt-var-XXXXXX,
+# random; pgt-: the runner deletes what a test left) in $VAR, lo up; a VAR
+# already naming one has it deleted and made again.  All are deleted at
+# exit (cleanup_all_ns).  4 (skip) when one cannot be made.
+NS_LIST=()
+setup_ns() {
+	local _ns_var
+	for _ns_var in "$@"; do
+		if [ -n "${!_ns_var:-}" ]; then
+			cleanup_ns "${!_ns_var}"
+		else
+			printf -v "$_ns_var" 'pgt-%s-%06x' "${_ns_var,,}" "$((SRANDOM & 0xffffff))"
+		fi
+		if ! ip netns add "${!_ns_var}"; then
+			echo "setup_ns: cannot make netns ${!_ns_var}" >&2
+			return 4
+		fi
+		NS_LIST+=("${!_ns_var}")
+		ip -n "${!_ns_var}" link set lo up || return 1
+	done
 }
+
+# cleanup_ns NS...: kill NS's processes, delete NS, and wait until it is
+# gone; 1 if one stays.
+cleanup_ns() {
+	local ns n rc=0 keep
+	for ns in "$@"; do
+		[ -n "$ns" ] || continue
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
+		ip netns del "$ns" >/dev/null 2>&1
+		if ! busywait 20000 test ! -e "/run/netns/$ns"; then
+			echo "cleanup_ns: $ns not removed" >&2
+			rc=1
+			continue
+		fi
+		keep=()
+		for n in "${NS_LIST[@]}"; do [ "$n" = "$ns" ] || keep+=("$n"); done
+		NS_LIST=("${keep[@]}")
+	done
+	return "$rc"
+}
+
+# cleanup_all_ns: cleanup_ns every netns of setup_ns.
+cleanup_all_ns() { cleanup_ns "${NS_LIST[@]}"; }
 
 # in_ns NS CMD...: run CMD (a program or a lib/test shell function) in NS.
 in_ns() {
@@ -550,15 +568,16 @@ in_ns() {
 	if [ "$(type -t "$1")" = function ]; then
 		# a child bash with this shell's functions and lib state; written
 		# to a file by builtins (a fork costs ~0.1-1 s under TCG)
-		local f=/dev/null
+		local f=$_LIB_TMP/in_ns.$BASHPID.sh
 		_pgw_init
-		[ "$BASHPID" = "$$" ] && lib_tmpdir >/dev/null && f=$_LIB_TMP/in_ns.sh
-		[ "$f" = /dev/null ] && f=$(mktemp /tmp/pgtest-in_ns.XXXXXX)
 		{
-			declare -p LIB_DIR PCAP_PY PG_PROC _PAUSE_FD _PGW _PGW_SRC _PGW_PY \
+			declare -p LIB_DIR PCAP_PY PG_PROC PG_HELPERS _PAUSE_FD _PGW _PGW_PY \
 				_PGS_TOK ${_PGS_TOK:+_PGS_W _PGS_R}
 			declare -f
-			echo "_LIB_CLEANUP=(); trap _lib_cleanup EXIT"
+			# the child's own defers and namespaces; the test's scratch
+			declare -p _LIB_TMP
+			echo "_DEFER_DEPTH=0 _DEFER_CMD=() _DEFER_AT=() NS_LIST=()"
+			echo "trap _lib_exit EXIT"
 		} >"$f"
 		ip netns exec "$ns" bash -c '. "$0"; "$@"' "$f" "$@"
 	else
@@ -602,8 +621,8 @@ dummy_create() {
 # "The debug kernel").
 # One subtest; in the test's shell (the netns is deleted at its exit).
 _pin_keys() {
-	local pin_ns	# not "ns": ns_create's own local would shadow it
-	ns_create pin_ns && dummy_create "$pin_ns" pin0 || return 1
+	local pin_ns=""
+	setup_ns pin_ns && dummy_create "$pin_ns" pin0 || return 1
 	tc -n "$pin_ns" qdisc add dev pin0 clsact || return 1
 	pg_is_ours || return 0
 	local rc=0
@@ -643,7 +662,7 @@ cap_start() {
 	pid=$!
 	# a debug kernel under a loaded TCG host may take over 20 s to map
 	# the 64 MiB ring: slow is not broken here
-	if ! wait_until "${CAP_START_WAIT:-60}" _cap_ready "$pid" "$file.log"; then
+	if ! slowwait "${CAP_START_WAIT:-60}" _cap_ready "$pid" "$file.log"; then
 		echo "# cap_start: tcpdump on $ns/$dev did not start:" >&2
 		sed 's/^/# /' "$file.log" >&2
 		kill "$pid" 2>/dev/null
@@ -656,7 +675,7 @@ cap_start() {
 		wait "$pid" 2>/dev/null
 		return 1
 	fi
-	[ ${#_CAP_PIDS[@]} -eq 0 ] && cleanup_push cap_stop
+	[ ${#_CAP_PIDS[@]} -eq 0 ] && defer cap_stop
 	_CAP_PIDS+=("$pid")
 	_CAP_FILES+=("$file")
 }
@@ -712,6 +731,18 @@ ktap_report() {
 		*) [ -n "$line" ] && echo "# $line" ;;
 		esac
 	done
+}
+
+# check_start_returned NAME [RC]: the background start of $START_PID
+# returned within 15 s, with RC (0); one subtest NAME.
+check_start_returned() {
+	local rc=0
+	if ! slowwait 15 pid_gone "$START_PID"; then
+		ktap_fail "$1" "start still blocked 15 s later"
+		return
+	fi
+	wait "$START_PID" || rc=$?
+	check "$1" test "$rc" -eq "${2:-0}"
 }
 
 # pg_start_ns NS [SECS]: `echo start > pgctrl` in NS (blocks until the run

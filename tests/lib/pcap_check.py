@@ -11,7 +11,7 @@
     pcap_check.py rdos PCAP	(tests/samples.sh, pktgen.conf-1-1-rdos)
 	200 IPv4 packets to at least 190 addresses of 10.0.0.0/8, not in
 	increasing order
-    pcap_check.py tags PCAP CLONE KIND COUNT SIZE	(tests/regress-fuzz.sh)
+    pcap_check.py tags PCAP CLONE KIND COUNT SIZE	(tests/regress-devname-tags.sh)
 	COUNT frames of SIZE bytes, all with the tag (KIND vlan: VLAN id 5;
 	mpls: label 16) and an intact pktgen header and padding; the pktgen
 	seq is the same for the CLONE sends of one skb and rises from 1

@@ -1,7 +1,7 @@
 #!/usr/bin/python3 -S
 # SPDX-License-Identifier: GPL-2.0
 """How many frames of a capture carry pktgen's magic and are SIZE bytes
-on the wire (tests/regress-review.sh).
+on the wire (tests/regress-crashes.sh).
 
     pktgen_frames.py FILE SIZE
 """

@@ -75,7 +75,7 @@ wire_paths_create() {
 # /24 behind K) via KIP.  Every neighbour is static (no ARP during the
 # runs) and S's default route is R.  MACs in MS MR0 MR1 MK.
 router_create() {
-	ns_create S && ns_create R && ns_create K || return 1
+	setup_ns S R K || return 1
 	veth_create "$S" s0 "$R" r0 && veth_create "$R" r1 "$K" k0 || return 1
 	ip -n "$S" addr add "$1/24" dev s0 && ip -n "$R" addr add "$2/24" dev r0 &&
 		ip -n "$R" addr add "$3/24" dev r1 && ip -n "$K" addr add "$4/24" dev k0 ||
@@ -94,7 +94,7 @@ router_create() {
 # forwarding with a static neighbour for RX; pgrx on veth3 (display
 # script) and pktgen on veth0 sending 60-byte frames to NET.2.2.
 fwd_path_create() {
-	ns_create TX && ns_create FWD && ns_create RX || return 1
+	setup_ns TX FWD RX || return 1
 	veth_create "$TX" veth0 "$FWD" veth1 && veth_create "$FWD" veth2 "$RX" veth3 || return 1
 	ip -n "$TX" addr add "$1.1.1/24" dev veth0 &&
 		ip -n "$FWD" addr add "$1.1.2/24" dev veth1 &&
@@ -133,4 +133,20 @@ rx_begin() {
 		ktap_fail "setup" "$(cat "$log")"
 		ktap_finish
 	fi
+}
+
+# udp_noports: RX's count of UDP datagrams to no socket (/proc/net/snmp)
+udp_noports() { ip netns exec "$RX" awk '/^Udp: [0-9]/ { print $3 }' /proc/net/snmp; }
+
+# netem_available: the kernel has sch_netem (tried on a probe netns)
+netem_available() {
+	local probe
+	modprobe -q sch_netem 2>/dev/null
+	setup_ns probe && ip -n "$probe" link add d0 type dummy &&
+		tc -n "$probe" qdisc add dev d0 root netem 2>/dev/null
+}
+
+# qdisc_empty: the forwarder's netem qdisc on veth2 holds nothing
+qdisc_empty() {
+	ip netns exec "$FWD" tc -s qdisc show dev veth2 | grep -q 'backlog 0b 0p'
 }

@@ -28,8 +28,8 @@ pin_static_keys
 t_keys=$SECONDS
 _pgw_init
 tmp=$(lib_tmpdir)
-ns_create NS
-ns_create NS2
+setup_ns NS
+setup_ns NS2
 ip -n "$NS" link add d0 numtxqueues 4 type dummy && _dev_prep "$NS" d0
 dummy_create "$NS" d1
 # 4 queues each way: ethtool -L changes a veth's queue count (5.16+)
@@ -43,9 +43,9 @@ if modprobe netdevsim 2>/dev/null && [ -w /sys/bus/netdevsim/new_device ]; then
 	ktap_diag "netdevsim loaded"
 	id=$((SRANDOM % 30000 + 1000))
 	if echo "$id 1 4" >/sys/bus/netdevsim/new_device 2>/dev/null; then
-		cleanup_push "echo $id >/sys/bus/netdevsim/del_device"
+		defer eval "echo $id >/sys/bus/netdevsim/del_device"
 		nsim_dev() { ls "/sys/bus/netdevsim/devices/netdevsim$id/net/" 2>/dev/null | head -n 1; }
-		wait_until 10 test -n "$(nsim_dev)" || :
+		slowwait 10 test -n "$(nsim_dev)" || :
 		n=$(nsim_dev)
 		if [ -n "$n" ] && ip link set "$n" netns "$NS" &&
 		   ip -n "$NS" link set "$n" name ns0 && _dev_prep "$NS" ns0; then
@@ -60,7 +60,7 @@ xdp="" tc=""
 BPFDIR=$tmp/bpf
 mkdir -p "$BPFDIR"
 if mount -t bpf bpf "$BPFDIR" 2>/dev/null; then
-	cleanup_push "umount $BPFDIR"
+	defer umount "$BPFDIR"
 	python3 -S "$LIB_DIR/bpfprog.py" xdp-pass "$BPFDIR/xdp" 2>/dev/null && xdp=$BPFDIR/xdp
 	python3 -S "$LIB_DIR/bpfprog.py" tc-grow "$BPFDIR/tc" 2>/dev/null && tc=$BPFDIR/tc
 fi

@@ -84,24 +84,12 @@ OUT=${VM_OUT:-$(mktemp -d /tmp/pktgen-vm.XXXXXX)}
 chmod 755 "$OUT"
 echo "vm.sh: output in $OUT"
 
-# the one-write(2) helper of lib.sh, built once on the host
-src=$(sed -n '/<<.PGW_C/,/^PGW_C$/p' "$REPO/tests/lib/lib.sh" | sed '1d;$d')
-if printf '%s\n' "$src" | cc -O2 -x c -o "$OUT/pgwrite" - 2>/dev/null; then
-	helper="PG_WRITE_HELPER=$OUT/pgwrite"
-else
-	helper="PG_WRITE_HELPER="
-fi
+# the tests' C programs (build/helpers/, which the guest sees at the
+# same path): tests/lib/build-all.sh builds them; here too when missing
+make -s --no-print-directory -C "$REPO" helpers ||
+	{ echo "vm.sh: make helpers failed" >&2; exit 1; }
 
-# the C programs of the tests, built on the host too: cc under TCG takes
-# 3-13 s a program (tests/lib/lib.sh's lib_prog builds one in the guest
-# only when it is not here)
-mkdir -p "$OUT/bin"
-for prog in ipo_memo ipo_tool ipo_reinject; do
-	cc -O2 -Wall -I"$REPO/include/uapi" -o "$OUT/bin/$prog" "$REPO/tests/lib/$prog.c" ||
-		echo "vm.sh: $prog did not build: the tests build it in the guest" >&2
-done
-
-genv=("$helper" "PG_TEST_BIN=$OUT/bin")
+genv=()
 for v in TESTS TEST_TIMEOUT PKTGEN_MODULE STRESS FUZZ_WRITES FUZZ_PROCS FUZZ_SEED \
 	 FUZZ_SECONDS FUZZ_ACTIONS STATE_SEED STATE_SECONDS STATE_ACTIONS \
 	 STATE_REPLAY RACE_SECONDS KCSAN_SKIP_WATCH KCSAN_UDELAY FAULT_SECONDS HOOK_SECONDS \

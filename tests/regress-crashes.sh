@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# What an outside review crashed or hung the kernel with, one case each
+# Writes that once crashed or hung the kernel, one case each
 # (the privilege case is in security.sh):
 # 1. a setting changed while a device runs, with a shared skb held: built
 #    with frags for start_xmit on a device without scatter-gather, sent
@@ -25,7 +25,7 @@ ktap_header
 ktap_plan 14
 
 if ! pg_is_ours; then
-	ktap_skip "review regressions" "ours only: the fixes are ours"
+	ktap_skip "crash regressions" "ours only: the fixes are ours"
 	ktap_finish
 fi
 if ! pg_load; then
@@ -35,7 +35,7 @@ fi
 ktap_pass "module loads"
 _pgw_init
 tmp=$(lib_tmpdir)
-ns_create NS
+setup_ns NS
 dummy_create "$NS" d0
 EEXIST=17 ERANGE=34
 MAC=02:00:00:00:00:09
@@ -54,7 +54,7 @@ stopped() { ! running "$1"; }
 start_bg() {
 	timeout -s INT 60 ip netns exec "$NS" sh -c "echo start > $PG_PROC/pgctrl" &
 	START_PID=$!
-	wait_until 20 running d0 || { echo "d0 never ran"; return 1; }
+	slowwait 20 running d0 || { echo "d0 never ran"; return 1; }
 }
 stop_wait() {
 	_PG_NS=$NS pg_write pgctrl stop
@@ -146,9 +146,8 @@ inject_bg() {	# DEV: an "inject" that never ends by itself
 	pgs "$1" "count 0" "delay 2147483647" "dst_mac $MAC" || return 1
 	timeout -s INT 60 ip netns exec "$NS" sh -c "echo inject > $PG_PROC/$1" &
 	INJECT_PID=$!
-	wait_until 20 running "$1" || { echo "$1 never ran"; return 1; }
+	slowwait 20 running "$1" || { echo "$1 never ran"; return 1; }
 }
-pid_gone() { ! kill -0 "$1" 2>/dev/null; }
 rtnl_free() { timeout 10 ip -n "$NS" link show d0 >/dev/null 2>&1 || timeout 10 ip -n "$NS" link show dd0 >/dev/null 2>&1; }
 
 inject_rename() {
@@ -158,12 +157,12 @@ inject_rename() {
 	# does not notice
 	timeout 20 ip -n "$NS" link set d0 down &&
 		timeout 20 ip -n "$NS" link set d0 name dd0 || { echo "rename hung or failed"; return 1; }
-	wait_until 10 pid_gone "$INJECT_PID" || { echo "inject writer still waiting"; return 1; }
+	slowwait 10 pid_gone "$INJECT_PID" || { echo "inject writer still waiting"; return 1; }
 	rtnl_free || { echo "RTNL still held"; return 1; }
 	ip netns exec "$NS" test -e "$PG_PROC/dd0" || { echo "no file dd0"; return 1; }
 	running dd0 || { echo "the run ended with the wait"; return 1; }
 	_PG_NS=$NS pg_write pgctrl stop
-	wait_until 10 stopped dd0 || return 1
+	slowwait 10 stopped dd0 || return 1
 	ip -n "$NS" link set dd0 name d0 && ip -n "$NS" link set d0 up
 }
 check "an inject writer waiting on d0: rename d0 returns, the writer is let go, the run goes on" \
@@ -185,7 +184,7 @@ inject_removal_race() {	# what removes d0: del or reset
 		       timeout 30 ip netns exec "$NS" sh -c "echo reset > $PG_PROC/pgctrl" || rc=$?
 		       [ "$rc" -ne 124 ] || { echo "reset hung"; return 1; } ;;
 		esac
-		wait_until 10 pid_gone "$INJECT_PID" || { echo "inject writer still waiting"; return 1; }
+		slowwait 10 pid_gone "$INJECT_PID" || { echo "inject writer still waiting"; return 1; }
 	done
 	ip -n "$NS" link show d0 >/dev/null 2>&1 || dummy_create "$NS" d0
 }
@@ -203,7 +202,7 @@ clear_while_running() {
 	pgs kpktgend_0 "add_device d0" && pgs d0 "count 0" "delay 1000000000" "dst_mac $MAC" ||
 		return 1
 	start_bg || return 1
-	wait_until 30 sofar_at_least 3 || { echo "pkts-sofar $(sofar) after 30 s"; return 1; }
+	slowwait 30 sofar_at_least 3 || { echo "pkts-sofar $(sofar) after 30 s"; return 1; }
 	pgs d0 clear_counters || return 1
 	after=$(sofar)
 	stop_wait

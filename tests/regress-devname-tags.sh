@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# What stress-fuzz found, one case each:
+# Writes that stress-fuzz found crashing the kernel, one case each:
 # 1. add_device with a '/' after the '@' (the name becomes a proc file
 #    name: proc_create WARNs, a panic with panic_on_warn) must be EINVAL;
 # 2. xmit_mode queue_xmit with frags on a
@@ -30,7 +30,7 @@ fi
 ktap_pass "module loads"
 _pgw_init
 tmp=$(lib_tmpdir)
-ns_create NS
+setup_ns NS
 dummy_create "$NS" d0
 
 slash_refused() {
