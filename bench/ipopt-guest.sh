@@ -136,6 +136,7 @@ measure_cell() {	# PASS CELL PAYLOAD: one line of runs.csv
 	frame=$((14 + 20 + ${OPT_BYTES[${C_OPT[$cell]}]} + 8 + payload))
 	send "ip_opt ${C_OPT[$cell]}" "pkt_size $frame" "ratep $LAT_PPS" \
 		"count $LAT_COUNT" "duration 0" || return 1
+	# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 	slowwait 5 eval '[ "$(rx_value rx_packets)" -ge '"$LAT_COUNT"' ]'
 	p50=$(rx_value latency_p50_ns) avg=$(rx_value latency_avg_ns) lost=$(rx_value lost)
 	if [[ ${C_TAKE[$cell]:-} == family:* ]]; then
@@ -150,6 +151,7 @@ measure_cell() {	# PASS CELL PAYLOAD: one line of runs.csv
 	sleep "$DRAIN"	# what R still had queued
 	rx=$(rx_value rx_packets)
 	usec=$(sed -n 's/^OK: \([0-9]*\)(.*/\1/p' "$TMP/result")
+	# shellcheck disable=SC2015 # the || branch is meant for a failure of either
 	[ -n "$usec" ] && [ "$usec" -gt 0 ] || { echo "# $cell: Result $(cat "$TMP/result")"; return 1; }
 	echo "$pass,$cell,$p50,$avg,$lost,$rx,$usec,$((rx * 1000000 / usec)),$payload,$frame,$timers" \
 		>>"$OUTDIR/runs.csv"

@@ -22,6 +22,7 @@ res=$dir/result.txt
 SETTLE=${NETNS_SETTLE:-60}
 busy_ms() {	# CPU time not idle since boot, all CPUs, in ms
 	local _ user nice sys idle iow irq sirq steal
+	# shellcheck disable=SC2034 # used where shellcheck cannot see it (eval, a sourced script, indirection)
 	read -r _ user nice sys idle iow irq sirq steal _ </proc/stat
 	echo $(( (user + nice + sys + irq + sirq + steal) * 1000 / $(getconf CLK_TCK) ))
 }

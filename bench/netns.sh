@@ -11,6 +11,7 @@ set -u
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 icount=""
 [ "${1:-}" = --icount ] && { icount=-icount; shift; }
+# shellcheck disable=SC2046 # the kernel releases, one word each
 [ $# -gt 0 ] || set -- $("$REPO/tests/lib/kernels.sh" suite | grep '^6\.12' | head -n 1)
 rc=0
 for kv in "$@"; do

@@ -87,7 +87,8 @@ xmit|clone|burst|receive|receive_burst|queue) ;;
 *) echo "profile.sh: unknown mode $mode" >&2; exit 2 ;;
 esac
 
-kv=$(ls -d /lib/modules/"$kernel".*-amd64 2>/dev/null | sort -V | tail -n 1)
+# shellcheck disable=SC2012 # kernel releases: no odd characters
+	kv=$(ls -d /lib/modules/"$kernel".*-amd64 2>/dev/null | sort -V | tail -n 1)
 kv=${kv##*/}
 [ -n "$kv" ] || { echo "profile.sh: no kernel $kernel installed" >&2; exit 1; }
 command -v perf >/dev/null || { echo "profile.sh: perf not found (apt install linux-perf)" >&2; exit 1; }

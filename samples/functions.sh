@@ -58,6 +58,7 @@ proc_cmd() {
 	[ -e "$file" ] || err 3 "proc file $file does not exist (dev added to thread?)"
 	[ -w "$file" ] || err 4 "proc file $file not writable, not root?!"
 	[ -n "${DEBUG:-}" ] && echo "cmd: $* > $file"
+	# shellcheck disable=SC2320 # echo's status is the write's
 	echo "$*" >"$file" || status=$?
 	if [ "${file##*/}" != pgctrl ]; then
 		_read_file "$file" text
@@ -157,6 +158,7 @@ get_iface_irqs() {	# DEV: the IRQ numbers serving DEV
 			q = $NF; sub(/.*\./, "", q); sub(/:/, "", $1); print q, $1 }' \
 			/proc/interrupts | sort -n | cut -d' ' -f2)
 		[ -n "$irqs" ] || err 3 "could not find the IRQs of $dev ($vdev)"
+		# shellcheck disable=SC2086 # one line of the IRQ numbers
 		echo $irqs
 		return 0
 	fi
@@ -170,6 +172,7 @@ get_iface_irqs() {	# DEV: the IRQ numbers serving DEV
 		done
 	fi
 	[ -n "$irqs" ] || err 3 "could not find the IRQs of $dev"
+	# shellcheck disable=SC2086 # one line of the IRQ numbers
 	echo $irqs
 }
 
@@ -200,6 +203,7 @@ _int_to_ip4() {
 validate_addr() {
 	local addr=${1%/*} len=32 IFS=. o
 	[[ $1 == */* ]] && len=${1#*/}
+	# shellcheck disable=SC2015 # the || branch is meant for a failure of either
 	[[ $len =~ ^[0-9]+$ ]] && in_between "$len" 0 32 ||
 		err 5 "invalid prefix length in $1"
 	[[ $addr =~ ^[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+$ ]] ||
@@ -243,6 +247,7 @@ extend_addr6() {
 validate_addr6() {	# A[/LEN]
 	local addr=${1%/*} len=128 g n=0
 	[[ $1 == */* ]] && len=${1#*/}
+	# shellcheck disable=SC2015 # the || branch is meant for a failure of either
 	[[ $len =~ ^[0-9]+$ ]] && in_between "$len" 0 128 ||
 		err 5 "invalid IPv6 prefix length in $1"
 	[[ $addr =~ ^[0-9a-fA-F:]+$ ]] || err 5 "invalid IPv6 address $1"
@@ -281,6 +286,7 @@ parse_ports() {
 
 validate_ports() {	# MIN MAX
 	[[ $1 =~ ^[0-9]+$ && $2 =~ ^[0-9]+$ ]] || err 5 "invalid port range $1-$2"
+	# shellcheck disable=SC2015 # the || branch is meant for a failure of either
 	in_between "$1" 1 65535 && in_between "$2" 1 65535 ||
 		err 5 "ports must be 1-65535: $1-$2"
 	[ "$1" -le "$2" ] || err 5 "port range $1-$2: min above max"
@@ -303,8 +309,8 @@ default_dest() {
 # UDP_DST_MIN/UDP_DST_MAX from DST_PORT (a port or MIN-MAX).
 setup_dest() {
 	local range ports
-	validate_addr$IP6 "$DEST_IP"
-	range=$(parse_addr$IP6 "$DEST_IP")
+	"validate_addr$IP6" "$DEST_IP"
+	range=$("parse_addr$IP6" "$DEST_IP")
 	DST_MIN=${range% *} DST_MAX=${range#* }
 	if [ -n "${DST_PORT:-}" ]; then
 		ports=$(parse_ports "$DST_PORT")

@@ -33,6 +33,7 @@ EOF
 	exit 2
 }
 
+# shellcheck disable=SC2034 # VERBOSE, DEBUG, APPEND, UDP_CSUM: for the scripts that source this
 while getopts "s:i:d:m:p:f:t:c:n:b:w:vxh6ak" option; do
 	case $option in
 	i) DEV=$OPTARG ;;
@@ -63,6 +64,7 @@ shift $((OPTIND - 1))
 : "${F_THREAD:=0}"
 : "${DELAY:=0}"
 : "${IP6:=}"
+# shellcheck disable=SC2034 # for the scripts that source this
 L_THREAD=$((THREADS + F_THREAD - 1))
 
 [ -n "${DST_MAC:-}" ] || warn "missing destination MAC address (-m)"

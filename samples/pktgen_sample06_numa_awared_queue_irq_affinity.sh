@@ -20,6 +20,7 @@
 node=$(get_iface_node "$DEV")
 read -ra irq_array <<<"$(get_iface_irqs "$DEV")"
 mapfile -t cpu_array < <(get_node_cpus "$node")
+# shellcheck disable=SC2015 # the || branch is meant for a failure of either
 [ "$THREADS" -le ${#irq_array[@]} ] && [ "$THREADS" -le ${#cpu_array[@]} ] ||
 	err 1 "Thread number $THREADS exceeds: min (${#irq_array[@]},${#cpu_array[@]})"
 

@@ -45,6 +45,7 @@ ktap_header
 ktap_plan $((3 * ${#ROWS[@]} + 2 + 4))
 
 TMP=$(lib_tmpdir)
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 setup() {
 	pg_load || return 1
 	setup_ns NSA NSB || return 1
@@ -138,6 +139,7 @@ row() {
 	fi
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 same_result() {	# CRC CRES ARC ARES RE
 	[ "$1" -eq 0 ] && [ "$3" -eq 0 ] && [ "$2" = "$4" ] &&
 		grep -Eq "$5" <<<"$2" && return 0
@@ -172,6 +174,7 @@ ktap_diag "$out"
 INJ_RC=0 INJ_RES="" INJ_REF="" INJ_OK=""
 inject_test() {
 	local r0
+	# shellcheck disable=SC2015 # the || branch is meant for a failure of either
 	fresh vA && run_vA || { echo "canonical run (start) failed"; return 1; }
 	r0=$((NRUNS - 1))
 	fresh vA vA@1 && a pg_set vA@1 "dst_mac $OTHER_MAC" || return 1
@@ -184,6 +187,7 @@ inject_test() {
 	COMPS+=("{\"name\": \"inject: the packets of start, none from vA@1\", \"a\": $r0, \"b\": $((NRUNS - 1)), \"n\": $K, \"mode\": \"bytes\", \"no_foreign\": true}")
 	INJ_OK=1
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 stats_ok() {	# RESULT: the two lines of statistics of a K-packet run
 	local re="^OK: [0-9]+\\(c[0-9]+\\+d[0-9]+\\) usec, $K \\(64byte,-?[0-9]+frags\\)"
 	re+=$'\n'"  [0-9]+pps [0-9]+Mb/sec \\([0-9]+bps\\) errors: 0$"

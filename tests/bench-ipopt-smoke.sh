@@ -36,12 +36,14 @@ check "bench/ipopt-guest.sh --quick exits 0" test "$rc" -eq 0
 
 # runs.csv: pass,cell,lat_p50_ns,lat_avg_ns,lat_lost,tput_rx,tput_usec,tput_pps,
 # payload,frame,timer_n,recvmsg_mean_us,recvmsg_median_us,user_mean_us,...
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 cell_ok() {	# CELL: runs, each with a latency, none lost, forwarded packets
 	awk -F, -v c="$1" '$2 == c { n++; if ($3 > 0 && $5 == 0 && $6 > 0 && $8 > 0) good++ }
 		END { exit !(n >= 1 && good == n) }' "$OUT_DIR/runs.csv" && return 0
 	grep -E "^pass|,$1," "$OUT_DIR/runs.csv"
 	return 1
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 timers_ok() {	# the family cells' rows: timers of as many packets as were paced
 	awk -F, '$2 ~ /_ipodump$/ { n++; if ($11 > 0 && $13 > 0 && $15 > 0 && $17 > 0) good++ }
 		END { exit !(n == 3 && good == 3) }' "$OUT_DIR/runs.csv" && return 0
@@ -52,12 +54,14 @@ for c in $CELLS; do
 	check "$c: latency measured, none lost, packets forwarded" cell_ok "$c"
 done
 check "ra_ipodump, rr_ipodump (both sizes): ipodump's --timers recorded" timers_ok
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 rows_ok() {	# FILE COUNT PATTERN: COUNT lines of FILE match PATTERN
 	[ "$(grep -cE "$3" "$1")" -eq "$2" ]
 }
 check "runs.csv: a row per cell and size" rows_ok "$OUT_DIR/runs.csv" "$ROWS" '^[0-9]+,'
 check "report: a row per cell and size" rows_ok "$OUT_DIR/report.md" "$ROWS" \
 	'^\| [a-z_]+: .* \| [0-9]+ \([0-9]+\) \| [0-9]+ \([0-9]+-[0-9]+\) \|'
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "report: the memo's figures beside them (Figure 3, sizes, Figure 4)" eval \
 	'grep -q "40.74 (no PF_IPOPTION)" "$OUT_DIR/report.md" && grep -q "116.4 vs 132.6" "$OUT_DIR/report.md" &&
 	grep -qF "| 46.28 |" "$OUT_DIR/report.md"'

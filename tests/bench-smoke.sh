@@ -27,6 +27,7 @@ sed 's/^/# /' "$LOG"
 check "bench/guest.sh --quick exits 0" test "$rc" -eq 0
 
 # runs.csv: cell,module,pass,requested,pps,bps,sofar,errors,usec,status,...
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 ran_ok() {	# CELL MODULE: one run, status ok, packets sent
 	awk -F, -v c="$1" -v m="$2" '$1 == c && $2 == m {
 		n++; if ($10 == "ok" && $7 > 0) good++ }
@@ -37,6 +38,7 @@ for c in $CELLS; do
 		eval "ran_ok $c stock && ran_ok $c ours"
 done
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 row_has_ratio() {	# CELL: its throughput row ends in a numeric ratio
 	grep -qE "^\| $1 \| [0-9].* \| [0-9].* \| [0-9]+\.[0-9]{2} \|$" "$LOG"
 }
@@ -45,6 +47,7 @@ for c in $TP_CELLS; do
 done
 
 # ...,note,gap_samples,gap_avg_ns,gap_sd_ns: a capture of every paced run
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 gaps_ok() {	# CELL MODULE
 	awk -F, -v c="$1" -v m="$2" '$1 == c && $2 == m && $12 > 0 && $13 > 0 { g++ }
 		END { exit !(g == 1) }' "$OUT_DIR/runs.csv"

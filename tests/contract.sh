@@ -590,6 +590,7 @@ build_table() {
 # returns its errno.  Sent to lib's helper server (a fork costs ~0.2 s
 # under TCG: pg_write_raw per write would not fit in the time budget);
 # the one-shot pg_write_raw where no server runs.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 w_bytes() {
 	local LC_ALL=C n t err len
 	if [ -z "${_PGS_TOK:-}" ] || [ "$_PGS_TOK" = - ]; then
@@ -606,6 +607,7 @@ w_bytes() {
 }
 
 RES=""
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 res_of() {	# FILE: its Result text into RES (builtins only: bash is slow on TCG)
 	local l t head
 	RES=""
@@ -618,6 +620,7 @@ res_of() {	# FILE: its Result text into RES (builtins only: bash is slow on TCG)
 	RES=${RES%$'\n'}
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 res_ok() {	# PATTERNS: RES matches one of the ||-separated globs
 	local p rest=$1
 	while :; do
@@ -629,6 +632,7 @@ res_ok() {	# PATTERNS: RES matches one of the ||-separated globs
 	done
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 errno_ok() {	# GOT WANTS (a/b)
 	local w
 	for w in ${2//\// }; do
@@ -640,6 +644,7 @@ errno_ok() {	# GOT WANTS (a/b)
 # fresh FILE PATTERN: make sure the Result does not match PATTERN before
 # the row's write (so the write has to replace it): if it does, write a
 # command with another Result (the sentinel) and check that it took.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 fresh() {
 	local c
 	res_of "$1"
@@ -658,6 +663,7 @@ fresh() {
 }
 
 # form V CMD: BYTES = CMD written in form V (printf %b notation)
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 form() {
 	local name=${2%% *} val=${2#* }
 	case $1 in
@@ -670,8 +676,10 @@ form() {
 }
 
 # landed NAME: false once a row of NAME was skipped as not implemented
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 landed() { [ -z "${MISSING[$1]:-}" ]; }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 key_of() {	# CMD: KEY = "flag NAME" for flags, else the command name
 	local c
 	printf -v c '%b' "$1"
@@ -683,6 +691,7 @@ key_of() {	# CMD: KEY = "flag NAME" for flags, else the command name
 	fi
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 is_new() {	# KEY
 	case $1 in
 	"flag "*) [[ "$OLD_FLAGS" != *" ${1#flag } "* ]] ;;
@@ -690,6 +699,7 @@ is_new() {	# KEY
 	esac
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 not_landed_res() {	# KEY: RES says the command or flag does not exist
 	case $1 in
 	"flag "*) [[ "$RES" == "Flag -:"*":- unknown"* ]] ;;
@@ -700,6 +710,7 @@ not_landed_res() {	# KEY: RES says the command or flag does not exist
 # run_row FILE CMD ERRNO RESULT OPTS: prints PASS/FAIL/SKIP.  Rows are
 # written in every form until one with a value was (the first of each
 # command, normally); later rows as "CMD\n" and "CMD\0" (time budget).
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 run_row() {
 	local f=$1 cmd=$2 want_e=$3 want_r=$4 opts=$5
 	local forms need KEY name v rc BYTES why="" first=1
@@ -743,6 +754,7 @@ run_row() {
 	fi
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 run_table() {	# ROWSFILE
 	local line f c e r o
 	defs

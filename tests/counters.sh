@@ -15,7 +15,9 @@ DEV=dum0
 tx_stat() { ns_cat "$NS" "/sys/class/net/$DEV/statistics/tx_$1"; }
 dev_file() { in_ns "$NS" pg_read "$DEV"; }
 sofar() { dev_file | sed -n 's/^     pkts-sofar: \([0-9]*\)  errors: .*/\1/p'; }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 running() { [ "$(sofar)" -gt 0 ] 2>/dev/null; }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 set_all() {	# CMD...: pg_set each on the device (prints the failure)
 	local c
 	for c in "$@"; do
@@ -58,6 +60,7 @@ run_counted() {
 # Result parsing: RES_T RES_C RES_D RES_N RES_SIZE RES_FRAGS RES_PPS RES_MB
 # RES_BPS RES_ERR from the device file in $FILE.
 RESULT_RE='^Result: OK: ([0-9]+)\(c([0-9]+)\+d([0-9]+)\) usec, ([0-9]+) \(([0-9]+)byte,(-?[0-9]+)frags\)'$'\n''  ([0-9]+)pps ([0-9]+)Mb/sec \(([0-9]+)bps\) errors: ([0-9]+)$'
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 parse_result() {
 	local res
 	res=$(sed -n '/^Result: /,$p' <<<"$FILE")
@@ -74,6 +77,7 @@ parse_result() {
 	return 1
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 result_fields() {	# N SIZE FRAGS
 	parse_result || return 1
 	[ "$RES_N" = "$1" ] && [ "$RES_SIZE" = "$2" ] && [ "$RES_FRAGS" = "$3" ] &&
@@ -82,6 +86,7 @@ result_fields() {	# N SIZE FRAGS
 	return 1
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 result_arith() {	# SIZE: c+d ~ T, bps = pps*8*size, Mb = bps/1e6, pps ~ N/T
 	local lo hi
 	parse_result || return 1
@@ -97,10 +102,12 @@ result_arith() {	# SIZE: c+d ~ T, bps = pps*8*size, Mb = bps/1e6, pps ~ N/T
 	[ "$RES_T" -gt 0 ] || { echo "elapsed 0 usec"; return 1; }
 	lo=$((RES_N * 1000000000 / ((RES_T + 1) * 1000)))
 	hi=$((RES_N * 1000000000 / (RES_T * 1000)))
+	# shellcheck disable=SC2015 # the || branch is meant for a failure of either
 	[ "$RES_PPS" -ge "$lo" ] && [ "$RES_PPS" -le "$hi" ] ||
 		{ echo "pps $RES_PPS not in [$lo, $hi] for $RES_N pkts in $RES_T usec"; return 1; }
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 setup() {
 	pg_load || return 1
 	setup_ns NS || return 1
@@ -135,6 +142,7 @@ check "count $N: Result c+d within 1 of T, bps = pps*8*60, Mb = bps/1e6, pps = N
 
 # 1b. the MAC counts as Params shows them (params-diff compares them with
 # the stock module's; this holds without it)
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 mac_counts() {	# SRC DST
 	set_all "src_mac_count $1" "dst_mac_count $2" || return 1
 	dev_file | grep -qx "     src_mac_count: $1  dst_mac_count: $2" && return 0

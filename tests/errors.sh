@@ -104,6 +104,7 @@ w_is() {
 	return 1
 }
 # wr_is ERRNO FILE BYTES: the same for exact bytes (printf %b escapes).
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 wr_is() {
 	local rc=0
 	in_ns "$N" pg_write_raw "$2" "$3" || rc=$?
@@ -111,6 +112,7 @@ wr_is() {
 	echo "write '$3' (raw) to $2: errno $rc, want $1"
 	return 1
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 res_is() {	# FILE TEXT
 	local got
 	got=$(in_ns "$N" pg_result "$1")
@@ -119,12 +121,16 @@ res_is() {	# FILE TEXT
 	return 1
 }
 # w_res ERRNO FILE CMD RESULT: errno and the Result afterwards.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 w_res() { w_is "$1" "$2" "$3" && res_is "$2" "$4"; }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 wr_res() { wr_is "$1" "$2" "$3" && res_is "$2" "$4"; }
 # w_ret FILE BYTES: print write(2)'s return value (or -errno).
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 w_ret() {
 	printf '%b' "$2" | ip netns exec "$N" /usr/bin/python3 -S "$LIB_DIR/write_ret.py" "$PG_PROC/$1"
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 param() {	# DEV NAME: the value after "NAME: " in the Params lines
 	in_ns "$N" pg_read "$1" | sed -n "s/.* $2:\? \([^ ]*\).*/\1/p" | head -n1
 }
@@ -158,26 +164,28 @@ ours_or() { if pg_is_ours; then echo "$2"; else echo "$1"; fi; }
 
 # --- device file
 check "unknown command: EINVAL, Result 'No such parameter \"foo\"'" \
-	w_res $EINVAL dum0 "foo 1" 'No such parameter "foo"'
+	w_res "$EINVAL" dum0 "foo 1" 'No such parameter "foo"'
 in_ns "$N" pg_set dum0 "count 1000"
 check "empty write to the device: EINVAL, Result unchanged (ours: says why)" \
-	wr_res $EINVAL dum0 '' "$(ours_or "OK: count=1000" "ERROR: empty write")"
+	wr_res "$EINVAL" dum0 '' "$(ours_or "OK: count=1000" "ERROR: empty write")"
 check "dst_mac zz: EINVAL, Result unchanged (ours: says why)" \
-	w_res $EINVAL dum0 "dst_mac zz" \
+	w_res "$EINVAL" dum0 "dst_mac zz" \
 	"$(ours_or "OK: count=1000" "ERROR: dst_mac takes a MAC address (xx:xx:xx:xx:xx:xx)")"
 check "src_mac 00:11:22:33:44: EINVAL, Result unchanged (ours: says why)" \
-	w_res $EINVAL dum0 "src_mac 00:11:22:33:44" \
+	w_res "$EINVAL" dum0 "src_mac 00:11:22:33:44" \
 	"$(ours_or "OK: count=1000" "ERROR: src_mac takes a MAC address (xx:xx:xx:xx:xx:xx)")"
 
 # --- one write grammar for every file (ours): 1-1023 bytes, E2BIG beyond,
 # EINVAL for an empty write, and the Result says which.
 E2BIG=7
 LONG="ERROR: a command is at most 1023 bytes"
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 padded() { printf '%-*s' "$2" "$1"; }	# CMD N: CMD and blanks, N bytes
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 size_limits() {	# FILE CMD OK_RESULT
 	wr_res 0 "$1" "$(padded "$2" 1023)" "$3" &&
-		wr_res $E2BIG "$1" "$(padded "$2" 1024)" "$LONG" &&
-		wr_res $EINVAL "$1" '' "ERROR: empty write"
+		wr_res "$E2BIG" "$1" "$(padded "$2" 1024)" "$LONG" &&
+		wr_res "$EINVAL" "$1" '' "ERROR: empty write"
 }
 if pg_is_ours; then
 	check "device file: 1023 bytes taken, 1024 E2BIG, empty EINVAL, each with a Result" \
@@ -187,8 +195,9 @@ if pg_is_ours; then
 		"OK: Note! max_before_softirq is obsoleted -- Do not use"
 	check "pgrx: the same limits and Results" size_limits pgrx rx_reset "OK: rx_reset"
 	check "ipopt: the same limits and Results" size_limits ipopt reset "OK: reset"
+	# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 	check "pgctrl: 1023 bytes read (EINVAL: no such command), 1024 E2BIG" \
-		eval 'wr_is $EINVAL pgctrl "$(padded stop 1023)" && wr_is $E2BIG pgctrl "$(padded stop 1024)"'
+		eval 'wr_is "$EINVAL" pgctrl "$(padded stop 1023)" && wr_is "$E2BIG" pgctrl "$(padded stop 1024)"'
 	check "pgrx and ipopt split at the device files' separators (= and quotes)" \
 		eval 'w_res 0 pgrx "statistics=\"basic\"" "OK: statistics=basic" &&
 		      w_res 0 ipopt "display=\"human\"" "OK: display=human"'
@@ -197,6 +206,7 @@ else
 fi
 in_ns "$N" pg_set dum0 "count 1000"
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 rate0() {	# CMD OURS_RESULT: refused, nothing changes (stock < 6.15: a 1-byte write)
 	local ret d0 d1
 	d0=$(param dum0 delay)
@@ -205,7 +215,7 @@ rate0() {	# CMD OURS_RESULT: refused, nothing changes (stock < 6.15: a 1-byte wr
 	[ "$d0" = "$d1" ] || { echo "delay changed: $d0 -> $d1"; return 1; }
 	res_is dum0 "$(ours_or "OK: count=1000" "$2")" || return 1
 	if hardened; then
-		[ "$ret" = -$EINVAL ] && return 0
+		[ "$ret" = "-$EINVAL" ] && return 0
 		echo "'$1': write returned $ret, want -$EINVAL"
 	else
 		[ "$ret" = 1 ] && return 0
@@ -220,11 +230,12 @@ in_ns "$N" pg_set dum0 "count 1000"
 check "ratep 0: refused (EINVAL), Result and delay unchanged" rate0 "ratep 0" \
 	"ERROR: ratep must be 1 or more packets/s"
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 prefixes_einval() {	# FILE WORD: every prefix of WORD, with and without "\n"
 	local i p
 	for ((i = 1; i <= ${#2}; i++)); do
 		p=${2:0:i}
-		wr_is $EINVAL "$1" "$p" && w_is $EINVAL "$1" "$p" || return 1
+		wr_is "$EINVAL" "$1" "$p" && w_is "$EINVAL" "$1" "$p" || return 1
 	done
 }
 check "device: every prefix of forsurewrongcommand: EINVAL" \
@@ -233,6 +244,7 @@ check "device: every prefix of forsurewrongcommand: EINVAL" \
 check "device: Result names the command cut to 15 chars" \
 	res_is dum0 'No such parameter "forsurewrongcom"'
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 min_pkt() {	# BYTES VALUE: accepted and shown in Params
 	local v
 	in_ns "$N" pg_write_raw dum0 "min_pkt_size 60" || return 1
@@ -243,8 +255,9 @@ min_pkt() {	# BYTES VALUE: accepted and shown in Params
 	return 1
 }
 # stock < 6.15 has no '=' separator: "name=" and "name= " are unknown words
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 min_pkt_refused() {	# BYTES WORD
-	wr_res $EINVAL dum0 "$1" "No such parameter \"$2\""
+	wr_res "$EINVAL" dum0 "$1" "No such parameter \"$2\""
 }
 for nul in "" '\0'; do
 	sfx=${nul:+ + NUL}
@@ -265,6 +278,7 @@ for nul in "" '\0'; do
 done
 
 # an exit status cannot carry 524: read the errno from write(2) itself
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 wret_res() {	# ERRNO FILE CMD RESULT
 	local ret
 	ret=$(w_ret "$2" "$3\n")
@@ -280,9 +294,10 @@ check "burst 2 on veth: EOPNOTSUPP ($ENOTSUP_WANT), Result unchanged" \
 in_ns "$N" pg_set dum0 "clone_skb 10"
 if pg_is_ours || kver_ge 6 7; then
 	check "flag !SHARED with clone_skb 10 on dummy: EINVAL, Result unchanged" \
-		w_res $EINVAL dum0 "flag !SHARED" \
+		w_res "$EINVAL" dum0 "flag !SHARED" \
 		"$(ours_or "OK: clone_skb=10" "ERROR: flag !SHARED needs clone_skb 0 and burst 1")"
 else	# no SHARED flag before v6.7: an unknown flag (write succeeds)
+	# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 	unknown_shared() {
 		w_is 0 dum0 "flag !SHARED" &&
 			in_ns "$N" pg_result dum0 | head -n1 | grep -qx 'Flag -:!SHARED:- unknown'
@@ -295,10 +310,11 @@ in_ns "$N" pg_set dum0 "clone_skb 0"
 # deliberate divergences: our parser refuses what stock silently accepts.
 # No upstream Result text exists for these: the value must not change and
 # the Result must not claim success.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 ours_refuses() {	# CMD PARAM: PARAM (a Params field) keeps its value
 	local v0 v1 res
 	v0=$(param dum0 "$2")
-	w_is $EINVAL dum0 "$1" || return 1
+	w_is "$EINVAL" dum0 "$1" || return 1
 	v1=$(param dum0 "$2")
 	[ "$v0" = "$v1" ] || { echo "'$1' changed $2: $v0 -> $v1"; return 1; }
 	res=$(in_ns "$N" pg_result dum0)
@@ -318,7 +334,7 @@ check "thread: every prefix of forsureawrongcommand: EINVAL" \
 check "thread: Result unchanged by unknown commands (ours: names it)" \
 	res_is "$T0" "$(ours_or "OK: add_device=va" 'No such parameter "forsureawrongcommand"')"
 check "thread: max_before_softir (truncated): EINVAL" \
-	w_is $EINVAL "$T0" max_before_softir
+	w_is "$EINVAL" "$T0" max_before_softir
 MBS="OK: Note! max_before_softirq is obsoleted -- Do not use"
 check "thread: max_before_softirq: OK + obsolete note" \
 	w_res 0 "$T0" max_before_softirq "$MBS"
@@ -327,10 +343,11 @@ check "thread: max_before_softirq + NUL: OK + obsolete note" \
 
 # --- pgctrl (no Result line)
 junk=$(printf 'x%.0s' $(seq 130))
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 pgctrl_einval() {
 	local w
 	for w in 'Start\n' 'start \n' 'start\n\n' '' "$1" "$1\n" 'foo\n'; do
-		wr_is $EINVAL pgctrl "$w" || return 1
+		wr_is "$EINVAL" pgctrl "$w" || return 1
 	done
 }
 check "pgctrl: Start, 'start ', start+2 newlines, 130 bytes, empty: EINVAL" \
@@ -341,7 +358,7 @@ if hardened; then
 	check "pgctrl: stop (no newline) accepted" wr_is 0 pgctrl 'stop'
 else
 	check "pgctrl: stop (no newline): EINVAL on stock < 6.15" \
-		wr_is $EINVAL pgctrl 'stop'
+		wr_is "$EINVAL" pgctrl 'stop'
 fi
 
 # --- the later commands: errno, Result, configuration unchanged
@@ -376,7 +393,7 @@ new_case() {	# DEV SETUP CMD ERRNO RESULT: prints "SKIP why" or a failure
 }
 run_new_cases() {
 	local line d s c e r out n=0
-	declare -A E=([EINVAL]=$EINVAL [E2BIG]=7 [EOPNOTSUPP]=$EOPNOTSUPP)
+	declare -A E=([EINVAL]="$EINVAL" [E2BIG]=7 [EOPNOTSUPP]=$EOPNOTSUPP)
 	while IFS='|' read -r d s c e r; do
 		read -r d <<<"$d"; read -r s <<<"$s"; read -r c <<<"$c"
 		read -r e <<<"$e"; read -r r <<<"$r"
@@ -400,6 +417,7 @@ run_new_cases() {
 run_new_cases
 
 # --- capabilities: root of a child user namespace lacks CAP_NET_ADMIN
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 userns_write() {	# FILE CMD: write "CMD\n" as root of a new user ns
 	_pgw_init
 	if [ "$_PGW" = python ]; then
@@ -408,6 +426,7 @@ userns_write() {	# FILE CMD: write "CMD\n" as root of a new user ns
 		printf '%s\n' "$2" | ip netns exec "$N" unshare -U -r "$_PGW" "$PG_PROC/$1"
 	fi
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 un_is() {	# ERRNO FILE CMD
 	local rc=0
 	userns_write "$2" "$3" || rc=$?
@@ -415,21 +434,23 @@ un_is() {	# ERRNO FILE CMD
 	echo "userns write '$3' to $2: errno $rc, want $1"
 	return 1
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 pgctrl_eperm() {
 	local c
 	for c in stop start reset foo ""; do
-		un_is $EPERM pgctrl "$c" || return 1
+		un_is "$EPERM" pgctrl "$c" || return 1
 	done
 }
 check "userns root: every pgctrl write: EPERM" pgctrl_eperm
 in_ns "$N" pg_set dum0 "count 1000"
 if pg_is_ours; then
-	want=$EPERM
+	want="$EPERM"
 else
 	want=0	# stock checks no capability on thread and device files
 fi
 check "userns root: thread write errno $want" \
 	un_is $want "$T0" max_before_softirq
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 un_dev() {
 	un_is "$1" dum0 "count 5" || return 1
 	if [ "$1" -eq 0 ]; then res_is dum0 "OK: count=5"; else res_is dum0 "OK: count=1000"; fi

@@ -82,12 +82,14 @@ churn() {
 
 # rx_sane: the receiver's figures (display script) in RX_TEXT are
 # unwrapped and agree with each other, for the totals and every stream
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 rx_sane() {
 	python3 -S "$LIB_DIR/rx_sane.py" "$WRAP" <<<"$RX_TEXT"
 }
 
 # ip_sane N: every classifier count is below N (the frames sent) and
 # unwrapped; something was classified and something counted malformed
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 ip_sane() {
 	local t
 	t=$(in_ns "$RX" pg_read ipopt)
@@ -107,9 +109,11 @@ rx_begin 15
 # round 1 switches the receiver's and the classifier's hooks on and off
 # while frames arrive: hold their static keys (TCG, see lib.sh)
 pin_static_keys
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "pgrx on fz1 and fv10, statistics time" eval '
 	rx_cmd "$RX" "rx fz1" && rx_cmd "$RX" "rx fv10" &&
 	rx_cmd "$RX" "statistics time" && rx_cmd "$RX" "display script"'
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "ipopt on; rr drop, ra queue:5 bypass, lsrr queue:6 (no listener)" eval '
 	in_ns "$RX" pg_set ipopt on && in_ns "$RX" pg_set ipopt "verdict rr drop" &&
 	in_ns "$RX" pg_set ipopt "verdict ra queue:5 bypass" &&
@@ -126,6 +130,7 @@ wait "$cpid"
 ktap_diag "round 1: $(cat "$(lib_tmpdir)/churn") setting changes and reads beside it"
 
 # round 2: a still configuration, the figures of this round only
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "round 2 set-up: rx_reset, statistics time, display script, ipopt reset" eval '
 	rx_cmd "$RX" "rx fv10" 2>/dev/null; rx_cmd "$RX" "statistics time" &&
 	rx_cmd "$RX" "display script" && rx_cmd "$RX" rx_reset &&
@@ -133,24 +138,29 @@ check "round 2 set-up: rx_reset, statistics time, display script, ipopt reset" e
 	in_ns "$RX" pg_set ipopt "display=script"'
 fuzz $((SEED + 1)) "round 2"
 rx_snap "$RX"
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "pgrx: some pktgen frames counted, none above $FRAMES" eval '
 	rx_between rx_packets 1 "$FRAMES"'
 check "pgrx: no figure wrapped, min <= avg <= max, stddev within range" rx_sane
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "pgrx: stream table bounded (streams <= streams_max)" eval '
 	[ "$(rx_val streams)" -le "$(rx_val streams_max)" ]'
 # stamps decades away and numbers 2^30 ahead are malformed, not samples
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "pgrx: wild stamps and numbers counted malformed, latency below 2^40 ns" eval '
 	rx_between malformed 1 "$FRAMES" && rx_between latency_max_ns 0 1099511627775 &&
 	rx_between jitter_ns 0 1099511627775'
 check "ipopt: counts within $FRAMES, options seen, malformed ones counted" ip_sane "$FRAMES"
 
 # the receiver still counts a real run exactly
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "rx_reset, ipopt off, clean pktgen run of 1000" eval '
 	rx_cmd "$RX" rx_reset && in_ns "$RX" pg_set ipopt off && tx_run "$TX"'
 rx_snap "$RX"
 check "clean run: rx_packets 1000, lost 0, duplicates 0, restarts 0" \
 	rx_expect rx_packets 1000 lost 0 duplicates 0 restarts 0 reordered 0
 
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "rx_disable fz1 and fv10" eval '
 	rx_cmd "$RX" "rx_disable fz1" && rx_cmd "$RX" "rx_disable fv10"'
 slab=$(( $(sunreclaim_kb) - slab0 ))

@@ -13,4 +13,5 @@
 SF_SEED=${STATE_SEED:-21}
 SF_SECONDS=${STATE_SECONDS:-20}
 SF_ACTIONS=${STATE_ACTIONS:-400}
+# shellcheck source=lib/statefuzz.sh
 . "$LIB_DIR/statefuzz.sh"

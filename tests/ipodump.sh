@@ -58,6 +58,7 @@ FORMS=(
 PER=2
 FILTER_LIST="rr ts sec lsrr ssrr ra rsvp rtcp"
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 setup() {
 	pg_load || return 1
 	router_create "$IPS" "$IPR0" "$IPR1" "$IPK" 10.63.0.0/24 || return 1
@@ -84,6 +85,7 @@ ipod_start() {
 	IPOD_PIDS+=("$name")
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 ipod_ready() {	# every started ipodump says what it listens on (no fork:
 	# it is polled while the pythons start)
 	local n err
@@ -147,6 +149,7 @@ chk() { local IFS=$'\t'; CHECKS+="$*"$'\n'; }
 chk_run() { ktap_report < <(python3 -S "$LIB_DIR/ipodump_check.py" batch "$CHECKS" 2>&1); CHECKS=""; }
 
 # has LABEL FILE REGEX: FILE matches (grep -E), else show it
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 has() { grep -qE -- "$2" "$1" || { echo "no /$2/ in $1:"; cat "$1"; false; }; }
 
 ktap_header
@@ -206,6 +209,7 @@ CTL=$TMP/ipopt-ctl
 IPODUMP_IPOPT=$CTL ipod_start q "$R" --nfqueue -T rr,ts -Q 5
 
 send_forms >"$TMP/send.log" 2>&1
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "sent ${#FORMS[@]} ip_opt forms x $PER with pktgen" eval '! grep . "$TMP/send.log" || { cat "$TMP/send.log"; false; }'
 # RSVP with RA, RTCP (SR) with RA, plain UDP with RA: for rsvp/rtcp filters
 send_raw 46:94040000:2 17:94040000:2:80c8000600000000 17:94040000:2:0102030405060708
@@ -213,7 +217,9 @@ check "-c $NR: ipodump in R exits by itself after $NR packets" \
 	slowwait 30 test -e "$TMP/r_all.rc"
 sleep 1
 # shellcheck disable=SC2046	# one name per filter: split on purpose
+# shellcheck disable=SC2046,SC2086 # one word a filter
 ipod_stop r_all k_all $(printf 'f_%s ' $FILTER_LIST)
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "ipodump in R: exit 0, '$NR packets printed'" eval '
 	[ "$(cat "$TMP/r_all.rc")" = 0 ] && has "$TMP/r_all.err" "^ipodump: $NR packets printed$"'
 chk forms "$TMP" "$IPR0" "$IPR1" "$DST"
@@ -248,6 +254,7 @@ fam_section() {
 	k0=$(k_rx) f0=$(r_snmp ForwDatagrams)
 	tx_set "$S" s0 "ip_opt rr:2" && tx_run "$S" &&
 		tx_set "$S" s0 "ip_opt ra" && tx_run "$S"
+	# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 	slowwait 30 eval '[ "$(grep -c "^[0-9]" "$TMP/t_fam.out")" -ge $((2 * N)) ] &&
 		[ $(( $(k_rx) - k0 )) -ge $((2 * N)) ]'
 	sleep 1
@@ -271,6 +278,7 @@ fam_section() {
 	slowwait 10 test -e "$TMP/t_fam.rc"
 	k0=$(k_rx) f0=$(r_snmp ForwDatagrams)
 	tx_set "$S" s0 "ip_opt rr:2" && tx_run "$S"
+	# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 	slowwait 10 eval '[ $(( $(k_rx) - k0 )) -ge $N ] && test -e "$TMP/k_fam.rc"'
 	k1=$(k_rx) f1=$(r_snmp ForwDatagrams)
 	check "kill -9 of ipodump (rc $(cat "$TMP/t_fam.rc")): the next $N packets forwarded by the kernel (ForwDatagrams +$((f1 - f0)), K +$((k1 - k0)))" \
@@ -282,7 +290,9 @@ fam_section() {
 	k0=$(k_rx) f0=$(r_snmp ForwDatagrams)
 	# UDP + RA but not RTCP (forwarded by the kernel), RSVP, RTCP RR
 	send_raw 17:94040000:3:0102030405060708 46:94040000:3 17:94040000:3:81c9000700000000
+	# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 	slowwait 30 eval 'test -e "$TMP/t_rsvp.rc" && test -e "$TMP/t_rtcp.rc"'
+	# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 	slowwait 5 eval '[ $(( $(k_rx) - k0 )) -ge 9 ]'
 	k1=$(k_rx) f1=$(r_snmp ForwDatagrams)
 	chk intercept "$TMP/t_rsvp.out" "--router-alert -T rsvp: 3 RSVP packets printed (ttl 32: before forwarding)" 3 \
@@ -292,6 +302,7 @@ fam_section() {
 	chk timers "$TMP/t_rtcp.err" 3
 	chk_run
 	ktap_diag "t_fam:"$'\n'"$(head -n 4 "$TMP/t_fam.out")"$'\n'"t_rtcp:"$'\n'"$(cat "$TMP/t_rtcp.out" "$TMP/t_rtcp.err")"
+	# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 	check "-c 3: both exit 0 by themselves; -T rtcp and --router-alert -T rsvp: 3 reinjected each" eval '
 		[ "$(cat "$TMP/t_rtcp.rc")$(cat "$TMP/t_rsvp.rc")" = 00 ] &&
 		has "$TMP/t_rtcp.err" "^ipodump: 3 packets printed, 3 reinjected, 0 dropped$" &&
@@ -331,6 +342,7 @@ print("got", sys.argv[2], flush=True)' "$IPR0" "$n" >"$TMP/udp9.out" 2>&1 &
 		ip netns exec "$R" python3 -S "$LIB_DIR/ipv4_raw.py" "$IPR1" "$DST" \
 			"17:070b04000000000000000000:$n"
 	tx_set "$S" s0 "dst $DST" >/dev/null
+	# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 	slowwait 30 eval 'test -e "$TMP/t_loc.rc" && test -e "$TMP/k_loc.rc"'
 	sleep 1
 	k1=$(k_rx)
@@ -369,6 +381,7 @@ multi_section() {
 		tx_set "$S" s0 "ip_opt ra" && tx_run "$S" &&
 		tx_set "$S" s0 "ip_opt rr:2,ra" && tx_run "$S" &&
 		tx_set "$S" s0 "ip_opt ts:tsonly:3" && tx_run "$S"
+	# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 	slowwait 30 eval 'test -e "$TMP/t_multi.rc" && test -e "$TMP/k_multi.rc"'
 	sleep 1
 	k1=$(k_rx)
@@ -409,12 +422,14 @@ ktap_diag "section 2 done after ${SECONDS}s"
 # (started in the background at the beginning: python is slow under TCG)
 slowwait 60 grep -q "^ipodump: intercepting" "$TMP/q.err"
 ipod_stop q
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 err_is() {	# NAME RC REGEX: what the error run NAME printed and returned
 	grep -qx "$2" "$TMP/e_$1.rc" 2>/dev/null && grep -qE -- "$3" "$TMP/e_$1.err" && return 0
 	echo "rc $(cat "$TMP/e_$1.rc" 2>/dev/null) (want $2): $(cat "$TMP/e_$1.err" 2>/dev/null) (want /$3/)"
 	return 1
 }
 # (a function: an "exit" in slowwait's eval would end the test itself)
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 err_runs_done() {
 	local n
 	for n in $ERR_RUNS; do
@@ -428,6 +443,7 @@ else
 	check "--nfqueue -T rr without /proc/net/pktgen/ipopt: says so, exit 1" \
 		err_is noctl 1 "^ipodump: /proc/net/pktgen/ipopt not found: -T rr needs pktgen's IPv4 option classifier"
 fi
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "--nfqueue -T rr,ts -Q 5: NFQUEUE 5 bound over netlink, verdicts set, restored on SIGTERM" eval '
 	has "$TMP/q.err" "^ipodump: intercepting rr,ts \(.* verdict queue:5, NFQUEUE\)" &&
 	has "$TMP/q.err" "^ipodump: 0 packets printed, 0 accepted" &&
@@ -482,17 +498,20 @@ kill -STOP "$qpid"
 k0=$(k_rx) f0=$(r_snmp ForwDatagrams) q0=$(ipopt_r total.queued)
 tx_set "$S" s0 "ip_opt rr:2" "count $N" && tx_run "$S" &&
 	tx_set "$S" s0 "ip_opt ts:tsonly:3" && tx_run "$S"
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 slowwait 10 eval '[ $(( $(k_rx) - k0 )) -ge $N ]'
 sleep 1
 k1=$(k_rx) f1=$(r_snmp ForwDatagrams) q1=$(ipopt_r total.queued)
 check "ipodump stopped: K got the $N TS packets only (+$((k1 - k0))), R forwarded $N (+$((f1 - f0)))" \
 	test $((k1 - k0)) -eq "$N" -a $((f1 - f0)) -eq "$N"
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "classifier in R: the $N RR packets queued (total.queued +$((q1 - q0))), verdict.rr=queue:7 bypass" \
 	eval '[ $((q1 - q0)) -eq "$N" ] && [ "$(ipopt_r verdict.rr)" = "queue:7 bypass" ]'
 kill -CONT "$qpid"
 check "ipodump runs again: exits by itself after $N packets" slowwait 30 test -e "$TMP/q_rr.rc"
 slowwait 10 test -e "$TMP/k_rr.rc"
 k2=$(k_rx) f2=$(r_snmp ForwDatagrams)
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "-T rr: exit 0, '$N packets printed, $N accepted'" eval '
 	[ "$(cat "$TMP/q_rr.rc")" = 0 ] &&
 	has "$TMP/q_rr.err" "^ipodump: $N packets printed, $N accepted$"'
@@ -506,7 +525,9 @@ chk_run
 ktap_diag "q_rr:"$'\n'"$(head -n 4 "$TMP/q_rr.out")"$'\n'"$(cat "$TMP/q_rr.err")"
 k0=$(k_rx)
 tx_set "$S" s0 "ip_opt rr:2" && tx_run "$S"
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 slowwait 10 eval '[ $(( $(k_rx) - k0 )) -ge $N ]'
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "after ipodump exits: verdict.rr=accept again, RR forwarded (K +$(( $(k_rx) - k0 )))" \
 	eval '[ "$(ipopt_r verdict.rr)" = accept ] && [ $(( $(k_rx) - k0 )) -eq "$N" ]'
 

@@ -25,17 +25,20 @@
 . "$(dirname "$0")/lib/rx-lib.sh"
 
 SIP=10.97.1.1 R0IP=10.97.1.2 R1IP=10.97.2.1 KIP=10.97.2.2
+# shellcheck disable=SC2034 # used where shellcheck cannot see it (eval, a sourced script, indirection)
 SPLAT='RIP:|Call Trace:|\] WARNING:|WARNING: CPU:|BUG:|ref_tracker:|unreferenced object|general protection|KASAN|UBSAN|unregister_netdevice: waiting'
 
 # ---- helpers
 
 # ip_snap: R's ipopt (display script) into IP_TEXT.
 ip_snap() { IP_TEXT=$(in_ns "$R" pg_read ipopt); }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 ip_val() { sed -n "s/^$1=//p" <<<"$IP_TEXT"; }
 
 # ip_row ROW rr ts lsrr ssrr sec ra ra_other other malformed any: every
 # type of ROW (an interface, or "total") has exactly these counts.
 TYPES="rr ts lsrr ssrr sec ra ra_other other malformed any"
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 ip_row() {
 	local row=$1 t pairs=()
 	shift
@@ -47,11 +50,14 @@ ip_row() {
 }
 
 # ip_expect KEY VALUE...: as rx_expect, on IP_TEXT.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 ip_expect() { kv_expect "$IP_TEXT" "$@"; }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 ip_cmd() { in_ns "$R" pg_set ipopt "$1"; }
 
 # ip_errno CMD ERRNO PATTERN: the write fails with ERRNO, Result matches.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 ip_errno() { pg_refuses "$R" ipopt "$1" "$2" "$3"; }
 
 # devices NS THREAD DEV DST DSTMAC SPEC=COUNT...: one pktgen device per
@@ -73,6 +79,7 @@ devices() {
 
 # send SPEC=COUNT...: from S through R to K, in one run, the sink's
 # counters reset first (check runs it in a subshell: state stays in pgrx).
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 send() {
 	devices "$S" "$STHR" s0 "$KIP" "$R0MAC" "$@" || return 1
 	rx_cmd "$K" rx_reset || return 1
@@ -80,6 +87,7 @@ send() {
 }
 
 # sink_is N: the sink received exactly N pktgen packets since the send.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 sink_is() {
 	local got
 	rx_snap "$K"
@@ -87,8 +95,10 @@ sink_is() {
 	[ "$got" = "$1" ] || { echo "sink received $got, want $1"; return 1; }
 }
 
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 ip_hdr_errors() { ip netns exec "$R" awk '/^Ip: [0-9]/ { print $5 }' /proc/net/snmp; }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 setup() {
 	pg_load || return 1
 	setup_ns S R K || return 1
@@ -117,15 +127,18 @@ fi
 
 ktap_header
 ktap_plan 50
+# shellcheck disable=SC2034 # used where shellcheck cannot see it (eval, a sourced script, indirection)
 DMESG0=$(dmesg | wc -l)
 
 ktap_setup setup
 
 # 1. the file before use
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "ipopt exists, off, Result Idle" eval '
 	t=$(in_ns "$R" pg_read ipopt)
 	grep -q "^IPv4 option classifier: off  interfaces: 0/32" <<<"$t" &&
 	grep -q "^Result: Idle$" <<<"$t" || { echo "$t"; false; }'
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "display script (trailing NUL): OK" eval '
 	in_ns "$R" pg_write_raw ipopt "display script\0" &&
 	[ "$(in_ns "$R" pg_result ipopt)" = "OK: display=script" ]'
@@ -140,6 +153,7 @@ check "send every option form (1055 packets)" send \
 ip_snap
 check "r0: rr 155 ts 140 lsrr 150 ssrr 60 sec 70 ra 135 ra_other 120 other 35 malformed 125 any 965" \
 	ip_row r0 155 140 150 60 70 135 120 35 125 965
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "totals equal r0's; one interface; enabled=1; nothing dropped or queued" eval '
 	ip_row total 155 140 150 60 70 135 120 35 125 965 &&
 	ip_expect enabled 1 interfaces 1 r0.ifindex "$(ip netns exec "$R" cat /sys/class/net/r0/ifindex)" \
@@ -148,6 +162,7 @@ check "sink: 720 forwarded (no options 90, srr and malformed dropped by R)" sink
 check "R's InHdrErrors +125 (the malformed ones)" test $(($(ip_hdr_errors) - hdr0)) -eq 125
 
 # 3. the other direction: counted on r1, r0 unchanged
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "K sends 55 x rr:1 to S through r1" eval '
 	devices "$K" "$KTHR" k1 "$SIP" "$R1MAC" "rr:1=55" && tx_run "$K"'
 ip_snap
@@ -158,6 +173,7 @@ check "r0 unchanged, total.rr 210, interfaces 2" eval '
 
 # 4. display human
 check "display human: OK" ip_cmd "display human"
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "display human: header, rows r0 r1 total, verdicts, Result" eval '
 	t=$(in_ns "$R" pg_read ipopt)
 	grep -q "^IPv4 option classifier: on  interfaces: 2/32  dropped: 0  queued: 0" <<<"$t" &&
@@ -179,6 +195,7 @@ check "rr drop: the sink gets the 200 others, no RR packet" sink_is 200
 ip_snap
 check "rr drop: counted anyway (rr 130, ra 110), dropped 130" eval '
 	ip_row r0 130 0 0 0 0 110 0 0 0 240 && ip_expect total.dropped 130 verdict.rr drop'
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "verdict ra queue:5: OK, bypass implied" eval '
 	ip_cmd "verdict ra queue:5" && ip_snap && ip_expect verdict.ra "queue:5 bypass" &&
 	grep -qx "Result: OK: verdict ra=queue:5 bypass" <<<"$IP_TEXT"'
@@ -217,6 +234,7 @@ check "off: nothing counted, enabled=0" eval 'ip_row total 0 0 0 0 0 0 0 0 0 0 &
 # 8. lifecycle: the counted veth deleted while on, packets arriving
 check "on, verdicts back to accept" eval '
 	ip_cmd on && ip_cmd "verdict rr accept" && ip_cmd "verdict ra accept"'
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 counting() { ip_snap; [ "$(ip_val total.any)" -gt 0 ] 2>/dev/null; }
 devices "$S" "$STHR" s0 "$KIP" "$R0MAC" "ra=0" >/dev/null
 pg_start_ns "$S" &
@@ -224,9 +242,11 @@ BG=$!
 defer kill -INT "$BG"
 check "s0 sends without end: counting" slowwait 30 counting
 check "ip link del r0 while on and counting" ip -n "$R" link del r0
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 gone() { ! kill -0 "$BG" 2>/dev/null; }
 check "the sender's start returns (s0 went with r0)" slowwait 20 gone
 ip_snap
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "r0's row stays, marked gone; still on" eval '
 	[ "$(ip_val r0:gone.ra)" -gt 0 ] && [ "$(ip_val r0:gone.ra)" = "$(ip_val total.ra)" ] &&
 	ip_expect enabled 1 interfaces 1'
@@ -247,8 +267,10 @@ fi
 pg_start_ns "$S" &
 BG=$!
 defer kill -INT "$BG"
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 x_counting() { [ "$(in_ns "$X" pg_read ipopt | sed -n 's/^x0 *\([0-9]*\).*/\1/p')" -gt 0 ] 2>/dev/null; }
 check "X counts" slowwait 30 x_counting
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "ip netns del X while on and counting; the sender returns" eval '
 	ip netns del "$X" && slowwait 20 gone'
 
@@ -257,9 +279,11 @@ devices "$K" "$KTHR" k1 "$SIP" "$R1MAC" "rr:1=0" >/dev/null
 pg_start_ns "$K" &
 BG=$!
 defer kill -INT "$BG"
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 r1_counting() { ip_snap; [ "$(ip_val r1.rr)" -gt 0 ] 2>/dev/null; }
 check "K sends without end: r1 counting" slowwait 30 r1_counting
 check "rmmod pktgen while on and counting" eval 'rmmod pktgen && slowwait 20 gone'
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "no kernel splat in dmesg" eval '
 	! dmesg | tail -n +$((DMESG0 + 1)) | grep -E "$SPLAT"'
 

@@ -28,6 +28,7 @@
 
 SIP=10.98.1.1 R0IP=10.98.1.2 R1IP=10.98.2.1 KIP=10.98.2.2
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 setup() {
 	TMP=$(lib_tmpdir)
 	pg_load || return 1
@@ -59,6 +60,7 @@ setup() {
 declare -A PID
 # bg NS NAME CMD...: CMD in NS in the background, output in $TMP/NAME;
 # waits for its "ready" line; its pid in BG_PID
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 bg() {
 	local ns=$1 name=$2
 	shift 2
@@ -81,22 +83,29 @@ sub() {
 	fi
 	BG_ALL=()
 }
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 defer eval 'kill -9 "${BG_ALL[@]}"'
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 send() { ip netns exec "$S" "$IPO_TOOL" send "$@"; }	# DST rsvp|udp N SIZE [noopt]
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 pkts() { grep -c '^pkt ' "$TMP/$1"; }
 # lines NAME N: NAME printed N packet lines (waits up to 10 s)
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 lines() { slowwait 10 test "$(pkts "$1")" -ge "$2"; [ "$(pkts "$1")" -eq "$2" ] ||
 	{ echo "$1: $(pkts "$1") packets, wanted $2:"; cat "$TMP/$1"; false; }; }
 # done NAME: the background job finished ("drops" printed)
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 finished() { slowwait 15 grep -q '^drops\|^udp' "$TMP/$1" ||
 	{ echo "$1 did not finish:"; cat "$TMP/$1"; false; }; }
 
 # stop NAME: SIGTERM to a listen or udprecv, which prints its summary
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 stop() { kill -TERM "${PID[$1]}" && finished "$1"; }
 
 # sink_check PCAP N TTL: exactly N IPv4 packets to $KIP carrying a router
 # alert, seqs 0..N-1 in order, TTL, valid header checksums
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 sink_check() {
 	python3 -S - "$@" "$LIB_DIR" <<'PY'
 import struct, sys
@@ -140,6 +149,7 @@ check "ipoption_family is 25 in /sys/module/pktgen/parameters" \
 # a listener that sent it again as it is would send it to R, which took
 # it again until its TTL ran out (the review's proof: 63 copies, none at
 # K).  Forwarded, once; the listener sees nothing.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 t_srr() {
 	local opt
 	# NOP, LSRR length 7, pointer 4, [KIP]
@@ -149,6 +159,7 @@ t_srr() {
 		ip netns exec "$K" sysctl -qw net.ipv4.conf.all.accept_source_route=1 \
 			net.ipv4.conf.k1.accept_source_route=1 || return 1
 	# control: no listener
+	# shellcheck disable=SC2015 # the || branch is meant for a failure of either
 	bg "$K" u9 "$IPO_TOOL" udprecv 9999 1 8000 &&
 		ip netns exec "$S" "$IPO_TOOL" sendraw "$R0IP" "$opt" 1 && finished u9 &&
 		grep -qx 'udp 1' "$TMP/u9" || { echo "no listener:"; cat "$TMP/u9"; return 1; }
@@ -158,6 +169,7 @@ t_srr() {
 		bg "$R" ri "$IPO_REINJECT" 8000 &&
 		ip netns exec "$S" "$IPO_TOOL" sendraw "$R0IP" "$opt" 1 || return 1
 	slowwait 20 grep -q '^got' "$TMP/ri" && finished us || return 1
+	# shellcheck disable=SC2015 # the || branch is meant for a failure of either
 	grep -qx 'udp 1' "$TMP/us" && grep -qx 'got 0' "$TMP/ri" ||
 		{ echo "--- listener:"; cat "$TMP/ri"; echo "--- sink:"; cat "$TMP/us"; return 1; }
 }
@@ -167,6 +179,7 @@ sub "LSRR naming R, a reinjecting listener: forwarded once to K, not taken" t_sr
 ktap_report < <(ip netns exec "$R" "$IPO_TOOL" fuzz 2>&1)
 
 # ---- no listener: forwarded as usual
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 t_plain() {
 	bg "$K" u0 "$IPO_TOOL" udprecv 9999 3 20000 &&
 		send "$KIP" udp 3 64 && finished u0 && grep -qx 'udp 3' "$TMP/u0"
@@ -174,6 +187,7 @@ t_plain() {
 sub "no listener: RA packets forwarded (3 of 3)" t_plain
 
 # ---- the memo's code on the router
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 t_memo() {
 	cap_start "$K" k1 "$TMP/memo.pcap" &&
 		bg "$R" memo "$IPO_MEMO" 20 recvif &&
@@ -192,20 +206,24 @@ check "memo 2.1 code: the sink got each reinjected packet once, in order, TTL 63
 	sink_check "$TMP/memo.pcap" 20 63
 
 # IP_RECVRSVP: other router alert packets are not the memo's; forwarded
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 t_rsvp_only() {
 	bg "$R" l0 "$IPO_TOOL" listen ra rsvp 5 20000 &&
 		bg "$K" u1 "$IPO_TOOL" udprecv 9999 3 20000 &&
 		send "$KIP" udp 3 64 && finished u1 && stop l0 || return 1
+	# shellcheck disable=SC2015 # the || branch is meant for a failure of either
 	grep -qx 'udp 3' "$TMP/u1" && [ "$(pkts l0)" -eq 0 ] || { cat "$TMP/l0" "$TMP/u1"; false; }
 }
 sub "IP_RECVRSVP: RA packets of UDP bypass the socket, forwarded" t_rsvp_only
 
 # ---- two listeners, nobody reinjects: both get each packet, the sink none
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 t_two() {
 	bg "$R" a "$IPO_TOOL" listen ra if 4 20000 &&
 		bg "$R" b "$IPO_TOOL" listen any - 4 20000 &&
 		bg "$K" u2 "$IPO_TOOL" udprecv 9999 4 20000 &&
 		send "$KIP" udp 4 100 && finished a && finished b && sleep 0.5 && stop u2 || return 1
+	# shellcheck disable=SC2015 # the || branch is meant for a failure of either
 	[ "$(pkts a)" -eq 4 ] && [ "$(pkts b)" -eq 4 ] && grep -qx 'udp 0' "$TMP/u2" ||
 		{ cat "$TMP/a" "$TMP/b" "$TMP/u2"; return 1; }
 	# CHECKSUM_PARTIAL from the veth peer: the copies' UDP checksums are final
@@ -217,6 +235,7 @@ sub "two listeners (ra, any): each gets all 4, stolen once, checksums final" t_t
 # ---- record route at this hop: input writes R's address into the slot
 # before FORWARD and leaves the header checksum to ip_forward_options();
 # the copies' header checksum covers the slot as delivered
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 t_rr_csum() {
 	bg "$R" rr "$IPO_TOOL" listen rr if 3 20000 &&
 		# RR, length 11, pointer 4, two empty slots; end of options
@@ -228,17 +247,20 @@ t_rr_csum() {
 sub "RR filled at this hop: the copies' header checksum is valid" t_rr_csum
 
 # ---- a killed listener: forwarding back at once
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 t_kill() {
 	bg "$R" k "$IPO_TOOL" listen ra - 100 20000 &&
 		bg "$K" u3 "$IPO_TOOL" udprecv 9999 1 20000 || return 1
 	send "$KIP" udp 1 64 && lines k 1 || return 1
 	kill -9 "${PID[k]}"
 	wait "${PID[k]}" 2>/dev/null
+	# shellcheck disable=SC2015 # the || branch is meant for a failure of either
 	send "$KIP" udp 1 64 && finished u3 && grep -qx "udp 1" "$TMP/u3" || { cat "$TMP/u3"; false; }
 }
 sub "kill -9 of the listener: the next packet is forwarded" t_kill
 
 # ---- every queue full: not stolen, forwarded (drops counted)
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 t_full() {
 	local q d u
 	bg "$R" hf "$IPO_TOOL" hold 1 &&
@@ -254,6 +276,7 @@ t_full() {
 sub "rcvbuf full: what is not queued is forwarded, counted in IPOPT_DROPS" t_full
 
 # ---- options the kernel refuses never reach a socket
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 t_malformed() {
 	local o
 	bg "$R" mf "$IPO_TOOL" listen any - 5 20000 &&
@@ -264,6 +287,7 @@ t_malformed() {
 	done
 	sleep 1
 	stop mf && stop u9 || return 1
+	# shellcheck disable=SC2015 # the || branch is meant for a failure of either
 	[ "$(pkts mf)" -eq 1 ] && grep -q '^pkt 36 ' "$TMP/mf" && grep -qx 'udp 0' "$TMP/u9" ||
 		{ cat "$TMP/mf" "$TMP/u9"; false; }
 }
@@ -271,33 +295,39 @@ sub "malformed options (RR pointer, length 1, RA length 3): dropped by the kerne
 	t_malformed
 
 # ---- ip_forward=0: nothing taken, nothing forwarded
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 t_noforward() {
 	ip netns exec "$R" sysctl -qw net.ipv4.ip_forward=0 || return 1
 	bg "$R" nf "$IPO_TOOL" listen any - 3 20000 &&
 		bg "$K" u4 "$IPO_TOOL" udprecv 9999 3 20000 &&
 		send "$KIP" udp 3 64 && sleep 1 && stop u4 && stop nf || return 1
 	ip netns exec "$R" sysctl -qw net.ipv4.ip_forward=1
+	# shellcheck disable=SC2015 # the || branch is meant for a failure of either
 	[ "$(pkts nf)" -eq 0 ] && grep -qx 'udp 0' "$TMP/u4" || { cat "$TMP/nf" "$TMP/u4"; false; }
 }
 sub "ip_forward=0: no packet delivered to the socket or forwarded" t_noforward
 
 # ---- over the egress MTU: never stolen (a raw socket could not send it)
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 t_mtu() {
 	ip -n "$R" link set r1 mtu 1000 || return 1
 	bg "$R" mt "$IPO_TOOL" listen ra - 3 20000 &&
 		bg "$K" u5 "$IPO_TOOL" udprecv 9999 3 20000 &&
 		send "$KIP" udp 3 1200 && finished u5 && stop mt || return 1
 	ip -n "$R" link set r1 mtu 1500
+	# shellcheck disable=SC2015 # the || branch is meant for a failure of either
 	[ "$(pkts mt)" -eq 0 ] && grep -qx 'udp 3' "$TMP/u5" || { cat "$TMP/mt" "$TMP/u5"; false; }
 }
 sub "packets over the egress MTU: not delivered, forwarded (fragmented)" t_mtu
 
 # ---- IPOPT_RECVLOCAL: copies of local traffic, never stolen
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 t_local_in() {
 	bg "$K" li "$IPO_TOOL" listen ra local,if 3 20000 &&
 		bg "$K" nl "$IPO_TOOL" listen ra - 3 20000 &&
 		bg "$K" u6 "$IPO_TOOL" udprecv 9999 3 20000 &&
 		send "$KIP" udp 3 64 && finished li && finished u6 && stop nl || return 1
+	# shellcheck disable=SC2015 # the || branch is meant for a failure of either
 	[ "$(grep -c "^pkt 96 $K1IDX 17 [0-2] ok " "$TMP/li")" -eq 3 ] &&
 		[ "$(pkts nl)" -eq 0 ] && grep -qx 'udp 3' "$TMP/u6" ||
 		{ cat "$TMP/li" "$TMP/nl" "$TMP/u6"; false; }
@@ -305,19 +335,23 @@ t_local_in() {
 sub "IPOPT_RECVLOCAL: copies of received packets (ifindex k1), delivered too; none without it" \
 	t_local_in
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 t_local_out() {
 	ip netns exec "$S" ethtool -k s0 | grep -q '^tx-checksumming: on' ||
 		{ echo "s0 has no tx checksum offload"; return 1; }
 	bg "$S" lo "$IPO_TOOL" listen ra local,if 3 20000 &&
 		bg "$K" u7 "$IPO_TOOL" udprecv 9999 3 20000 &&
 		send "$KIP" udp 3 64 && finished lo && finished u7 || return 1
+	# shellcheck disable=SC2015 # the || branch is meant for a failure of either
 	[ "$(grep -c '^pkt 96 0 17 [0-2] ok ok$' "$TMP/lo")" -eq 3 ] && grep -qx 'udp 3' "$TMP/u7" ||
 		{ cat "$TMP/lo" "$TMP/u7"; false; }
 }
 sub "IPOPT_RECVLOCAL: copies of sent packets, UDP checksum final (CHECKSUM_PARTIAL)" t_local_out
 
 # ---- who may open one
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "root: socket() works" eval '[ "$("$IPO_TOOL" create ra)" = ok ]'
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 t_nobody() {
 	local out
 	chmod 755 "$TMP" && chmod 755 "$IPO_TOOL" || return 1
@@ -325,6 +359,7 @@ t_nobody() {
 	[ "$out" = "errno 1" ] || { echo "nobody: $out"; return 1; }
 }
 sub "nobody: socket() is EPERM" t_nobody
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 t_userns() {
 	local out
 	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
@@ -332,6 +367,7 @@ t_userns() {
 	[ "$out" = "errno 1" ] || { echo "root of a user namespace: $out"; return 1; }
 }
 sub "root of a user namespace (CAP_NET_RAW there only): EPERM" t_userns
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 t_rawonly() {
 	local out
 	out=$(setpriv --bounding-set -net_admin "$IPO_TOOL" create ra)
@@ -340,6 +376,7 @@ t_rawonly() {
 sub "root with CAP_NET_RAW but not CAP_NET_ADMIN: EPERM" t_rawonly
 
 # ---- a namespace deleted under an open socket
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 t_netns_del() {
 	local x
 	x=pgt-$(printf '%08x' "$SRANDOM")
@@ -353,6 +390,7 @@ t_netns_del() {
 sub "netns deleted with a socket open, then the socket closed" t_netns_del
 
 # ---- the module: held by sockets, the family number
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 t_rmmod() {
 	bg "$R" h "$IPO_TOOL" hold || return 1
 	if rmmod pktgen 2>/dev/null; then
@@ -366,6 +404,7 @@ t_rmmod() {
 }
 sub "rmmod refused while a socket is open, works after close" t_rmmod
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 t_taken() {
 	local before
 	pg_unload || return 1
@@ -382,6 +421,7 @@ t_taken() {
 }
 sub "ipoption_family=2 (PF_INET, taken): load fails with a dmesg line; default loads" t_taken
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 t_other_nr() {
 	pg_unload && insmod "$PKTGEN_KO" ipoption_family=27 || return 1
 	[ "$(IPO_FAMILY=27 "$IPO_TOOL" create ra)" = ok ] &&

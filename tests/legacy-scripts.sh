@@ -48,6 +48,7 @@ EOF
 
 # The Appendix C script; @COUNT@ is the count the test asks for (a user
 # edits the script the same way), @HEAD@ the lines above.
+# shellcheck disable=SC2034 # used where shellcheck cannot see it (eval, a sourced script, indirection)
 read -r -d '' APPENDIX_C <<'EOF'
 @HEAD@
 
@@ -97,6 +98,7 @@ cat /proc/net/pktgen/eth1
 EOF
 
 # The Italian HOWTO's pktgen.conf-2-1, run as `pktgen.conf-2-1 SIZE COUNT`.
+# shellcheck disable=SC2034 # used where shellcheck cannot see it (eval, a sourced script, indirection)
 read -r -d '' HOWTO_IT <<'EOF'
 @HEAD@
 if [ -z $2 ]; then
@@ -171,6 +173,7 @@ echo "*******************************************************************"
 EOF
 
 # The paper's pg() helper: the device injects its packets itself.
+# shellcheck disable=SC2034 # used where shellcheck cannot see it (eval, a sourced script, indirection)
 read -r -d '' PG_INJECT <<'EOF'
 @HEAD@
 
@@ -199,6 +202,7 @@ ktap_header
 ktap_plan $((CHECKS * ${#SCRIPTS[@]}))
 
 TMP=$(lib_tmpdir)
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 setup() {
 	pg_load || return 1
 	setup_ns NS || return 1
@@ -209,6 +213,7 @@ ktap_setup setup
 tx() { ip netns exec "$NS" cat "/sys/class/net/$1/statistics/tx_packets"; }
 
 # pgsets_ok LOG: every Result line a pgset printed is OK, no write failed.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 pgsets_ok() {
 	local bad
 	bad=$(grep -e 'Result:' "$1" | grep -v '^Result: OK:'
@@ -219,6 +224,7 @@ pgsets_ok() {
 }
 
 # final_ok LOG COUNT SIZE: the device file at the end shows the run.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 final_ok() {
 	grep -Eq "^Result: OK: [0-9]+\(c[0-9]+\+d[0-9]+\) usec, $2 \($3byte," "$1" &&
 		grep -q "pkts-sofar: $2  errors: 0" "$1" && return 0
@@ -226,6 +232,7 @@ final_ok() {
 	return 1
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 params_ok() {	# LOG WANT...: each WANT text appears in the Params block
 	local log=$1 w p
 	p=$(sed -n '/^Params:/,/^Current:/p' "$log")

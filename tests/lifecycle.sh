@@ -26,22 +26,31 @@
 
 . "$(dirname "$0")/lib/lib.sh"
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 pgw() { in_ns "$NS" pg_write "$@"; }	# FILE CMD -> errno
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 exists() { in_ns "${2:-$NS}" pg_read "$1" >/dev/null 2>&1; }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 gone_file() { ! exists "$@"; }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 sofar() {	# DEV [NS]
 	in_ns "${2:-$NS}" pg_read "$1" 2>/dev/null |
 		sed -n 's/^     pkts-sofar: \([0-9]*\)  errors: .*/\1/p'
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 running() { [ "$(sofar "$@")" -gt 0 ] 2>/dev/null; }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 grows() {	# DEV: pkts-sofar increases within 5 s
 	local a
+	# shellcheck disable=SC2034 # used where shellcheck cannot see it (eval, a sourced script, indirection)
 	a=$(sofar "$1")
+	# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 	slowwait 5 eval '[ "$(sofar '"$1"')" -gt "${a:-0}" ]'
 }
 
 # add DEV: a dummy DEV in NS (IPv6 off by NS's default), bound to pktgen,
 # count 0, pkt_size 60.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 add() {
 	local rc=0
 	ip -n "$NS" link add "$1" up type dummy || return 1
@@ -51,12 +60,16 @@ add() {
 }
 
 # NSX helpers: plain processes in NSX (nothing else may keep it alive).
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 xw() { ip netns exec "$NSX" sh -c "echo '$2' > /proc/net/pktgen/$1"; }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 xsofar() {
 	ip netns exec "$NSX" cat "/proc/net/pktgen/$1" 2>/dev/null |
 		sed -n 's/^     pkts-sofar: \([0-9]*\)  errors: .*/\1/p'
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 xrunning() { [ "$(xsofar "$1")" -gt 0 ] 2>/dev/null; }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 xadd() {	# DEV: netns NSX with a dummy DEV bound to pktgen, count 0
 	ip netns add "$NSX" && ip -n "$NSX" link set lo up &&
 		ip -n "$NSX" link add "$1" up type dummy &&
@@ -72,12 +85,14 @@ start_bg() {
 	defer kill -INT "$START_PID"
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 thread_empty() {	# the thread file after rem_device_all
 	local t want=$'Running: \nStopped: \nResult: OK: rem_device_all'
 	t=$(in_ns "$NS" pg_read "$THR")
 	[ "$t" = "$want" ] || { echo "$t"; return 1; }
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 result_ok() {	# DEV: Result is the OK statistics with pkts-sofar > 0
 	local f n
 	f=$(in_ns "$NS" pg_read "$1") || { echo "no file $1"; return 1; }
@@ -88,10 +103,12 @@ result_ok() {	# DEV: Result is the OK statistics with pkts-sofar > 0
 	return 1
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 unload_ok() { timeout 30 rmmod pktgen; }
 
 # link_del NS DEV: `ip link del` bounded; if it hangs (pktgen keeps the
 # net_device), unload the module to release it before failing.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 link_del() {
 	local pid
 	ip -n "$1" link del "$2" &
@@ -107,6 +124,7 @@ link_del() {
 }
 
 # rename NS OLD NEW: live rename, or down/rename/up where refused (< 6.2).
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 rename() {
 	if ip -n "$1" link set "$2" name "$3" 2>/dev/null; then
 		RENAMED=live
@@ -131,6 +149,7 @@ del_renamed() {
 			link_del $NS $3 && slowwait 5 gone_file $3"
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 setup() {
 	pg_load || return 1
 	setup_ns NS || return 1
@@ -179,8 +198,10 @@ L="rename idle"
 check "$L: load, add_device dumC" eval 'pg_load && add dumC'
 check_here "$L: ip link set dumC name dumC2" rename "$NS" dumC dumC2
 check "$L: file dumC2 exists, dumC gone" eval 'exists dumC2 && gone_file dumC'
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "$L: count 100 via dumC2, start" eval 'in_ns "$NS" pg_set dumC2 "count 100" &&
 	timeout -s INT 60 ip netns exec "$NS" sh -c "echo start > /proc/net/pktgen/pgctrl"'
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "$L: Result OK, 100 packets" \
 	eval 'result_ok dumC2 && [ "$(sofar dumC2)" = 100 ]'
 del_renamed "$L" dumC2 dumC
@@ -237,10 +258,12 @@ check "$L: netns NSX, add_device dumX" xadd dumX
 start_bg "$NSX"
 check "$L: running" slowwait 30 xrunning dumX
 check "$L: ip netns del" ip netns del "$NSX"
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "$L: start still running (its writer keeps the netns)" \
 	eval 'sleep 0.5 && kill -0 $START_PID'
 check "$L: SIGINT to the start" kill -INT "$START_PID"
 check_start_returned "$L: start returned (killed by SIGINT: 130)" 130
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "$L: netns destroyed: its kpktgend threads exit" \
 	slowwait 30 eval '[ "$(pg_kthreads)" -eq "$k0" ]'
 check "$L: rmmod pktgen" unload_ok
@@ -249,11 +272,13 @@ case_time
 # 6b. delete the namespace with an idle bound device.
 L="netns del idle"
 check "$L: load" pg_load
+# shellcheck disable=SC2034 # used where shellcheck cannot see it (eval, a sourced script, indirection)
 k0=$(pg_kthreads)
 NSX=pgt-y$(printf '%08x' "$SRANDOM")
 defer ip netns del "$NSX"
 check "$L: netns NSX, add_device dumY" xadd dumY
 check "$L: ip netns del" ip netns del "$NSX"
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "$L: netns destroyed: its kpktgend threads exit" \
 	slowwait 30 eval '[ "$(pg_kthreads)" -eq "$k0" ]'
 check "$L: rmmod pktgen" unload_ok
@@ -292,6 +317,7 @@ start_bg
 check "$L: running" slowwait 30 running dumH
 check "$L: SIGINT to the start" kill -INT "$START_PID"
 check_start_returned "$L: start returned (killed by SIGINT: 130)" 130
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "$L: thread file lists dumH as stopped" eval \
 	'in_ns "$NS" pg_read "$THR" | grep -qx "Stopped: dumH "'
 check "$L: Result OK" result_ok dumH
@@ -302,6 +328,7 @@ case_time
 # (add_device / rem_device_all), then net_devices (ip link add /
 # add_device / ip link del, the adds and dels batched through ip -batch).
 L="add/remove x50"
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 churn_pg() {
 	local i rc
 	ip -n "$NS" link add dumL up type dummy || return 1
@@ -315,6 +342,7 @@ churn_pg() {
 	gone_file dumL || { echo "dumL left after the last rem_device_all"; return 1; }
 }
 DEL_LIMIT=$(( ${TEST_TIMEOUT:-600} / 10 ))
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 churn_dev() {
 	local i rc
 	for i in $(seq 50); do echo "link add dumM$i up type dummy"; done |

@@ -21,6 +21,7 @@ pg_load || { ktap_fail "module loads"; ktap_finish; }
 TMP=$(lib_tmpdir)
 CPUS=$(nproc)
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 threads_are() { [ "$(pg_kthreads)" -eq "$1" ]; }
 
 check "the initial namespace has one thread per CPU ($CPUS) from load" threads_are "$CPUS"
@@ -31,10 +32,11 @@ if command -v setpriv >/dev/null && "${NOBODY[@]}" unshare -U -r -n true 2>/dev/
 		"${NOBODY[@]}" unshare -U -r -n sh -c "touch $TMP/up.$i; exec sleep 60" &
 		echo $! >>"$TMP/holders"
 	done
+	# shellcheck disable=SC2012 # our own files up.N
 	slowwait 30 test "$(ls "$TMP"/up.* 2>/dev/null | wc -l)" -eq "$HOLD"
 	ktap_diag "kpktgend threads with $HOLD namespaces held by nobody: $(pg_kthreads)"
 	check "$HOLD namespaces of an unprivileged user: no thread more" threads_are "$CPUS"
-	read -ra holders -d '' <"$TMP/holders"
+	read -r -d '' -a holders <"$TMP/holders"
 	kill "${holders[@]}" 2>/dev/null
 	wait "${holders[@]}" 2>/dev/null
 else
@@ -51,6 +53,7 @@ check "pgctrl start there returns (no device, no thread)" \
 check "add_device d0 on its kpktgend_0" in_ns "$NS" pg_set kpktgend_0 "add_device d0"
 check "... starts that thread alone" threads_are "$((CPUS + 1))"
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 run() {
 	local res
 	in_ns "$NS" pg_set d0 "count 100" || return 1

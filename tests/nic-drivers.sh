@@ -83,6 +83,7 @@ nic_into() {
 }
 
 # pg_adddev: DA on A's first kpktgend thread (only), configured
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 pg_adddev() {
 	local c
 	THR=$(ip netns exec "$NSA" ls /proc/net/pktgen | grep kpktgend_ | sort -V | head -n 1)
@@ -106,6 +107,7 @@ CAP_EXTRA="not udp dst portrange 3000-3999"
 # N + SLACK packets, pkts-sofar the same, errors 0.
 # A burst is not cut at count (nor in the stock module): where the queue
 # stops mid-burst, the bursts after it end past count.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 result_is() {
 	local sent=-1 re
 	[[ $DEVTEXT =~ pkts-sofar:\ ([0-9]+)\ \ errors:\ 0 ]] && sent=${BASH_REMATCH[1]}
@@ -119,9 +121,11 @@ result_is() {
 
 # grew_by NS DEV STAT FROM N: STAT of DEV reaches FROM + N (polled: a
 # driver may count at completion or on its next interrupt) and stays there
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 grew_by() {
 	# named: eval runs in slowwait, where "$1".. are slowwait's own
 	local ns=$1 dev=$2 counter=$3 want=$(($4 + $5))
+	# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 	slowwait 5 eval 'dev_stat "$ns" "$dev" "$counter" && [ "$STAT" -ge "$want" ]'
 	sleep 0.2
 	dev_stat "$ns" "$dev" "$counter" && [ "$STAT" -eq "$want" ] && return 0
@@ -279,9 +283,11 @@ in_shell() {
 }
 
 # tx_above N: DA has sent more than N packets
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 tx_above() { dev_stat "$NSA" "$DA" tx_packets && [ "$STAT" -gt "$1" ]; }
 
 # bg_start: a run without end (count 0) in the background (BG), once it sends
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 bg_start() {
 	local c tx0
 	BGPORT=$((BGPORT + 1))	# not captured
@@ -296,7 +302,9 @@ bg_start() {
 }
 
 # bg_ended S: the background run returned within S seconds (else stop it)
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 bg_ended() {
+	# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 	if slowwait "$1" eval '! kill -0 "$BG" 2>/dev/null'; then
 		wait "$BG"
 		return 0
@@ -314,6 +322,7 @@ link_down() {
 	ip -n "$NSA" link set "$DA" down
 	in_shell "$lab: the run ended (or counts errors) within 15 s" bg_ended 15
 	in_ns "$NSA" pg_read "$DA" | grep -E '^(Result|     pkts-sofar)' | ktap_diag "$(cat)"
+	# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 	check "$lab: link up again, carrier" eval \
 		'ip -n "$NSA" link set "$DA" up && slowwait 15 carrier_up "$NSA" "$DA"'
 	send "$1 after link down" 200 60 0 --
@@ -325,6 +334,7 @@ unbind() {
 	in_shell "$lab: a run without end is sending" bg_start
 	echo "$pci" >"$sys/unbind"
 	in_shell "$lab: $pci unbound from $2, the run ended within 15 s" bg_ended 15
+	# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 	check "$lab: /proc/net/pktgen/$DA is gone" eval \
 		'! ip netns exec "$NSA" test -e "/proc/net/pktgen/$DA"'
 	echo "$pci" >"$sys/bind"
@@ -371,6 +381,7 @@ pair() {
 	SIDE=ours
 	pg_is_ours || SIDE=stock
 	check "$drv: pktgen ($SIDE) on $DA" eval 'pg_load && pg_adddev'
+	# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 	[ "$SIDE" = ours ] && check "$drv: pgrx rx $DB, display script" eval \
 		'in_ns "$NSB" pg_set pgrx "rx $DB" && in_ns "$NSB" pg_set pgrx "display script"'
 	if ! cap_start "$NSB" "$DB" "$TMP/$drv.pcap"; then

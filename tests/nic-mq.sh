@@ -89,6 +89,7 @@ queues() {
 # queues_grew WANT...: the growth of each of the NQ queues since Q0 (one
 # number, or "+" for "more than 0"), read until it stops changing (the
 # driver counts at completion); D: the growth
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 queues_grew() {
 	local i ok prev="" want=("$@")
 	for _ in 1 2 3 4 5 6 7 8 9 10; do
@@ -112,6 +113,7 @@ queues_grew() {
 }
 
 # result_is DEV N: the Result of DEV says OK, N packets, errors 0
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 result_is() {
 	local re=$'(^|\n)Result: OK: [^\n]*, '"$2"$' \\([^\n]*\n[^\n]* errors: 0'
 	_PG_NS=$NSA _pg_read_var "$1"
@@ -121,8 +123,10 @@ result_is() {
 }
 
 # rx_grew N: DB's rx_packets grew by N since RX0
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 rx_grew() {
 	local goal=$((RX0 + $1))
+	# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 	slowwait 5 eval 'dev_stat "$NSB" "$DB" rx_packets && [ "$STAT" -ge "$goal" ]'
 	sleep 0.2
 	dev_stat "$NSB" "$DB" rx_packets && [ "$STAT" -eq "$goal" ] && return 0
@@ -141,6 +145,7 @@ pg_dev() {
 }
 
 # pg_fresh: the threads emptied, DA alone on kpktgend_0
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 pg_fresh() {
 	in_ns "$NSA" pg_write kpktgend_0 rem_device_all &&
 		in_ns "$NSA" pg_write kpktgend_1 rem_device_all &&
@@ -308,6 +313,7 @@ stopped() {
 
 # sample_ok RC OUTPUT N: the sample exited 0 and printed two Results of N
 # packets with 0 errors
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 sample_ok() {
 	local re=$'(^|\n)Result: OK: [^\n]*, '"$3"$' \\([^\n]*\n[^\n]* errors: 0(\n|$)' rest=$2 k=0
 	while [[ $rest =~ $re ]]; do
@@ -334,6 +340,7 @@ sample06() {
 	check_here "$lab: exit 0, two Results OK with $n packets, errors 0" \
 		sample_ok "$rc" "$out" "$n"
 	# the IRQs of the queues: virtioN-output.Q (the TX queue's vector)
+	# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 	irqs=$(ip netns exec "$NSA" bash -c '. "$0"; get_iface_irqs "$1"' \
 		"$(dirname "$SAMPLE06")/functions.sh" "$DA" 2>&1)
 	ktap_diag "IRQs of $DA's queues: $irqs"
@@ -407,6 +414,7 @@ PORT=2000 RUNS=() T0=$SECONDS
 SIDE=ours
 pg_is_ours || SIDE=stock
 check "$SIDE: pktgen on $DA" eval 'pg_load && pg_fresh'
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 [ "$SIDE" = ours ] && check "pgrx rx $DB, display script" eval \
 	'in_ns "$NSB" pg_set pgrx "rx $DB" && in_ns "$NSB" pg_set pgrx "display script"'
 runs ALL

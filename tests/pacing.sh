@@ -76,6 +76,7 @@ result_of() {
 kv() { kv_get "$RX_TEXT" "$1"; }
 
 # between WHAT VALUE LO HI
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 between() {
 	[ -n "$2" ] && [ "$2" -ge "$3" ] && [ "$2" -le "$4" ] && return 0
 	echo "$1 ${2:-?}, want $3..$4"
@@ -84,6 +85,7 @@ between() {
 
 # gap_mean_ok AVG LO HI TRIM TLO THI: the mean gap AVG within LO..HI,
 # or the mean but the longest gap TRIM within TLO..THI
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 gap_mean_ok() {
 	between "gap mean" "$1" "$2" "$3" ||
 		between "gap mean but the longest" "$4" "$5" "$6"
@@ -171,6 +173,7 @@ pace() {
 	# ms in a stall, never negative (a stamp of the wrong unit is off by
 	# up to a second)
 	kv latency_avg_ns
+	# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 	check_here "$lab: latency avg ${KVAL:-?} ns < 50 ms, none negative" \
 		eval 'between latency_avg_ns "$KVAL" 0 50000000 && rx_expect latency_negative 0'
 	# the stddev only where the gaps must be bursty: a veth's backlog
@@ -192,6 +195,7 @@ pace "start_xmit ratep" "$TX" veth0 200 1 500000 wire "ratep 2000"
 # rate: the delay of min_pkt_size frames (100 B x 8 / 1 Mb/s = 800 us)
 pace "start_xmit rate, TXSIZE_RND 100-400 B" "$TX" veth0 150 1 800000 wire \
 	"min_pkt_size 100" "max_pkt_size 400" "flag TXSIZE_RND" "rate 1"
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check_here "start_xmit rate, TXSIZE_RND: sizes vary (rx_bytes within 100-400 B each, not all 100)" \
 	eval 'kv rx_bytes && between rx_bytes "$KVAL" $((150 * 100 + 1)) $((150 * 400 - 1))'
 # start_xmit with burst > 1 and clone_skb > 0: the dummy d1

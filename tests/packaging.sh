@@ -27,6 +27,7 @@ ROOT=""		# the temporary install root (make_root)
 # mi FIELD: modinfo -F FIELD of KO, from one modinfo run (a process
 # costs ~0.3 s under TCG, and the checks ask for a dozen fields)
 MODINFO=$(modinfo "$KO" 2>/dev/null)
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 mi() {
 	local l
 	while IFS= read -r l; do
@@ -37,12 +38,15 @@ mi() {
 }
 
 # ---------------------------------------------------------------- modinfo
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 has_text() { [ -n "$(mi "$1")" ] || { echo "no $1 in modinfo $KO"; return 1; }; }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 is_gpl() { [ "$(mi license)" = GPL ] || { echo "license '$(mi license)'"; return 1; }; }
 
 # The version is `git describe` of the tree it was built from: it names a
 # commit of this repository (TAG, TAG-N-gHASH, or VERSION+gHASH without
 # a tag; maybe -dirty).
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 version_from_git() {
 	local v h
 	v=$(mi version)
@@ -53,15 +57,18 @@ version_from_git() {
 		{ echo "version '$v': '$h' is no commit of $REPO"; return 1; }
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 has_parm() {	# NAME: listed with a description
 	mi parm | grep -q "^$1:[^(]" || { echo "parm:"; mi parm; return 1; }
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 vermagic_is_kv() {
 	case "$(mi vermagic)" in "$KV "*) ;; *) mi vermagic; return 1 ;; esac
 }
 
 # ---------------------------------------------------------------- install
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 moddir() { echo "$ROOT/lib/modules/$KV"; }
 
 # A temporary root with the kernel's own pktgen in kernel/net/core/, which
@@ -75,6 +82,7 @@ make_root() {
 			"$ROOT/lib/modules/$KV/kernel/net/core/"
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 do_install() {
 	local t0=$SECONDS
 	make -s -C "$REPO" install-built KVER="$KV" INSTALL_MOD_PATH="$ROOT" 2>&1 &&
@@ -82,12 +90,14 @@ do_install() {
 		echo "# took $((SECONDS - t0)) s" >&2
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 resolves_to_updates() {
 	local f
 	f=$(modinfo -b "$ROOT" -k "$KV" -F filename pktgen) || return 1
 	case $f in "$(moddir)/updates/pktgen.ko"*) ;; *) echo "pktgen is $f"; return 1 ;; esac
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 modprobe_loads_ours() {
 	pg_unload || return 1
 	modprobe -d "$ROOT" pktgen || return 1
@@ -103,21 +113,25 @@ modprobe_loads_ours() {
 # pkt_size 4 less; every row from RUNS runs, sent at a rate, min <= median
 # <= max, no errors; L2 Mb/s is pps * size * 8, L1 pps * (size + 20) * 8,
 # line_pct L1 / LINE, within 1 %.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 sweep_ok() {
 	python3 -S "$LIB_DIR/tools_check.py" sweep "$@"
 }
 
 # png_ok FILE: a PNG that decodes (signature, IHDR, CRCs, pixel data size).
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 png_ok() {
 	python3 -S "$LIB_DIR/tools_check.py" png "$1"
 }
 
 # wire_ok PCAP SIZES COUNT: COUNT pktgen frames of each size to DST (the
 # capture has no FCS: 4 bytes less).
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 wire_ok() {
 	python3 -S "$LIB_DIR/tools_check.py" wire "$1" "$2" "$3" "$DST"
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 sweep() {	# NS DEV SIZES COUNT CSV PNG [OPTION...]
 	local ns=$1 dev=$2 sizes=$3 count=$4 csv=$5 png=$6
 	shift 6
@@ -127,6 +141,7 @@ sweep() {	# NS DEV SIZES COUNT CSV PNG [OPTION...]
 
 # sweep_duration CSV: two sizes of 0.5 s each (this module's duration):
 # each run lasted at least that, and less than 10 s
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 sweep_duration() {
 	sweep "$NS" "$DEV_D" 64,1518 0 "$1" "$1.png" -D 0.5 || return 1
 	python3 -S "$LIB_DIR/tools_check.py" duration "$1"
@@ -134,12 +149,14 @@ sweep_duration() {
 
 # top_ok OUT: pktgen-top saw dum0 sending (a refresh with PPS > 0 and
 # sofar > 0) and ended with its Result.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 top_ok() {
 	awk '$1 == "dum0" && $3 > 0 && $5 > 0 { seen = 1 }
 	     /^dum0: OK: / { res = 1 } END { exit !(seen && res) }' "$1" ||
 		{ cat "$1"; return 1; }
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 run_top() {	# OUT: pktgen-top in the background during a 4 s run
 	local pid rc=0
 	# a time, not a count: the debug kernel sends ~1000 pps
@@ -158,6 +175,7 @@ run_top() {	# OUT: pktgen-top in the background during a 4 s run
 # top_json OUT: pktgen-top --json over dum0 and dum0@1 (threads 0 and 1):
 # every refresh parses; the last has the totals "dum0 (2)" and "all"
 # summing the two devices' packets, and both Results.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 top_json() {
 	local pid rc=0
 	in_ns "$NS" pg_set kpktgend_1 "add_device $DEV_D@1" || return 1
@@ -238,9 +256,11 @@ check "pktgen-top during a run: exits after it" run_top "$T/top.out"
 check "pktgen-top: live rate and progress, then the Result" top_ok "$T/top.out"
 check "pktgen-top --json, two devices on dum0: totals per interface and all" \
 	top_json "$T/top.json"
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "pktgen-top: exit 3 when no device runs within -w" eval '
 	rc=0; ip netns exec "$NS" "$TOOLS/pktgen-top" -w 0.5 >/dev/null 2>&1 || rc=$?
 	[ "$rc" -eq 3 ] || { echo "exit $rc"; false; }'
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "pgstats --json: an object per device, numbers as numbers" eval '
 	ip netns exec "$NS" "$TOOLS/pgstats" --json |
 		python3 -S "$LIB_DIR/tools_check.py" pgstats-json "$DEV_D"'

@@ -182,6 +182,7 @@ ktap_plan $((NSEQ + 2))
 
 # record OUTDIR THREAD: run every sequence, one log per sequence.  Runs in
 # the netns; reads use bash builtins (forks are slow under TCG).
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 threads_empty() {
 	local t l
 	for t in "$PG_PROC"/kpktgend_*; do
@@ -189,6 +190,7 @@ threads_empty() {
 		[ "${l[1]}" = "Stopped: " ] || return 1
 	done
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 result_of() {	# FILE: print its "Result: ..." line and those after it
 	local l i
 	mapfile l <"$PG_PROC/$1"
@@ -197,6 +199,7 @@ result_of() {	# FILE: print its "Result: ..." line and those after it
 	done
 	printf '%s' "${l[@]:i}"
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 run_done() {	# DEV: pkts-sofar reached count and the run's Result is set
 	local l count="" sofar=""
 	mapfile -t l <"$PG_PROC/$1"
@@ -209,6 +212,7 @@ run_done() {	# DEV: pkts-sofar reached count and the run's Result is set
 	[ -n "$count" ] && [ -n "$sofar" ] && [ "$sofar" -ge "$count" ] &&
 		[[ "${l[*]}" =~ Result:\ OK:\ [0-9]+\(c ]]
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 record() {
 	local out=$1 t=$2 i=0 name cmds c rc dev arr l r
 	mkdir -p "$out"
@@ -284,6 +288,7 @@ side() {	# LOADER DIR
 	# every run completes (else both sides' logs would compare two
 	# timeouts): the sequences whose wait ran out
 	bad=$(grep -l "run did not complete" "$2"/*.log) || return 0
+	# shellcheck disable=SC2086 # a list of file names
 	echo "# runs that did not complete: $(basename -a -s .log $bad | sort -n | tr '\n' ' ')"
 	return 1
 }

@@ -20,6 +20,7 @@ ktap_plan 33
 
 # The helpers act in the netns $N (pg_* through in_ns do not fork a shell).
 # is FILE TEXT: the file's bytes are exactly TEXT plus one newline.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 is() {
 	local got
 	got=$(in_ns "$N" pg_read "$1" && echo x) || return 1
@@ -48,6 +49,7 @@ line2() {	# FILE: its second line
 
 # add_err ERRNO THREAD NAME: add_device NAME fails with ERRNO and sets the
 # thread's Result to "ERROR: can not add device NAME", listing unchanged.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 add_err() {
 	local before want
 	before=$(line2 "$2")
@@ -56,6 +58,7 @@ add_err() {
 }
 
 listing() { ip netns exec "$N" ls "$PG_PROC" | sort; }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 listing_is() { [ "$1" = "$(listing)" ]; }
 
 cpus() {	# expand /sys/devices/system/cpu/online ("0-1,3") into a list
@@ -97,18 +100,21 @@ in_ns "$N" pg_read pgctrl >/dev/null	# starts lib's write helper (no fork later)
 have=$(listing)
 check "netns dir: pgctrl + kpktgend_<cpu> for each online cpu (+ ours)" \
 	test "$want" = "$have"
-[ "$want" = "$have" ] || echo "# want: $(echo $want) / have: $(echo $have)"
+[ "$want" = "$have" ] || echo "# want: ${want//$'\n'/ } / have: ${have//$'\n'/ }"
 
 modes() { ip netns exec "$N" sh -c "cd $PG_PROC && stat -c '%a %n' -- *" | sort -k2; }
+# shellcheck disable=SC2046 # one word a file
 want=$(printf '600 %s\n' $(listing) | sort -k2)
 check "every file is mode 0600" test "$want" = "$(modes)"
 
 check "pgctrl text" is pgctrl "$BANNER"
 
 THR0=$'Running: \nStopped: \nResult: NA'
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 thr_ok() {	# FILE "DEVS " RESULT
 	is "$1" "Running: "$'\n'"Stopped: $2"$'\n'"Result: $3"
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 all_threads_fresh() {
 	local t
 	for t in "$@"; do
@@ -199,6 +205,7 @@ check "reset removed every device file of that netns" \
 	test "$want" = "$(listing)"
 check "reset left the second netns' device alone" \
 	ip netns exec "$NS2" test -e "$PG_PROC/dum0"
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 dev_list_empty() {
 	local t
 	for t in "$@"; do

@@ -21,10 +21,14 @@
 ktap_header
 ktap_plan 17
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 pgw() { in_ns "$NS" pg_write "$@"; }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 exists() { in_ns "$NS" pg_read "$1" >/dev/null 2>&1; }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 gone_file() { ! exists "$1"; }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 setup() {
 	pg_load || return 1
 	setup_ns NS NS2 || return 1
@@ -41,6 +45,7 @@ setup() {
 }
 
 # hold DEV TAG: a read of DEV's file held in its copy_to_user()
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 hold() {
 	ip netns exec "$NS" python3 -S "$LIB_DIR/uffd_read.py" "$PG_PROC/$1" \
 		"$TMP/held-$2" "$TMP/release-$2" >"$TMP/reader-$2.log" 2>&1 &
@@ -52,6 +57,7 @@ hold() {
 
 # rtnl_free N: `ip link add probeN` in NS2 returns within 5 s (RTNL not
 # held)
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 rtnl_free() {
 	local pid
 	# its output to a file: a background command holding check's
@@ -67,17 +73,20 @@ rtnl_free() {
 }
 
 # bg_returned PID SECS: the background command PID exits 0 within SECS
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 bg_returned() {
 	slowwait "$2" pid_gone "$1" || { echo "still blocked after $2 s"; return 1; }
 	wait "$1"
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 reader_done() {	# TAG: the held read returned the file's first line
 	bg_returned "$(eval echo "\$READER_$1")" 30 || return 1
 	cat "$TMP/reader-$1.log"
 	grep -q '^read [0-9]*: Params: count ' "$TMP/reader-$1.log"
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 dB_abandoned() {
 	local r
 	r=$(in_ns "$NS" pg_result dB) || { echo "no file dB"; return 1; }
@@ -86,6 +95,7 @@ dB_abandoned() {
 	return 1
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 thread_empty() {
 	local t want=$'Running: \nStopped: \nResult: OK: rem_device_all'
 	t=$(in_ns "$NS" pg_read "$THR")
@@ -127,6 +137,7 @@ check "remove: files dA and dB gone" eval 'gone_file dA && gone_file dB'
 
 # 3. rename while dR's read is held (down first where a live rename is
 # refused, before 6.2): the file follows the name, the read goes on.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 add_dr_held() { pgw "$THR" "add_device dR" && hold dR R; }
 rename_dr() {
 	ip -n "$NS" link set dR name dR2 2>/dev/null && return
@@ -143,6 +154,7 @@ check "rename: file dR2 exists, dR gone" slowwait 5 eval 'exists dR2 && gone_fil
 touch "$TMP/release-R"
 check_here "rename: the held read returns" reader_done R
 check "rename: dR2 takes commands" in_ns "$NS" pg_set dR2 "count 10"
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "rename: rem_device_all, thread empty, ip link del dR2" \
 	eval 'pgw "$THR" rem_device_all && thread_empty && ip -n "$NS" link del dR2'
 

@@ -58,6 +58,7 @@ sofar() {
 	in_ns "$NS" pg_read "$DEV" |
 		sed -n 's/^     pkts-sofar: \([0-9]*\)  errors: .*/\1/p'
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 running() { [ "$(sofar)" -gt 0 ] 2>/dev/null; }
 
 for mode in $MODES; do

@@ -40,6 +40,7 @@ dummy_create "$NS" d0
 EEXIST=17 ERANGE=34
 MAC=02:00:00:00:00:09
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 pgs() {	# DEV CMD...: each CMD with pg_set in $NS
 	local dev=$1 c
 	shift
@@ -47,21 +48,26 @@ pgs() {	# DEV CMD...: each CMD with pg_set in $NS
 		_PG_NS=$NS pg_set "$dev" "$c" || return 1
 	done
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 running() { _PG_NS=$NS pg_read kpktgend_0 | grep -q "^Running: .*$1 "; }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 stopped() { ! running "$1"; }
 
 # "start" in the background, bounded: a hang must not outlive the test
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 start_bg() {
 	timeout -s INT 60 ip netns exec "$NS" sh -c "echo start > $PG_PROC/pgctrl" &
 	START_PID=$!
 	slowwait 20 running d0 || { echo "d0 never ran"; return 1; }
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 stop_wait() {
 	_PG_NS=$NS pg_write pgctrl stop
 	wait "$START_PID"
 }
 
 # frames of SIZE bytes with pktgen's magic in a capture
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 pktgen_frames() {	# FILE SIZE
 	python3 -S "$LIB_DIR/pktgen_frames.py" "$1" "$2"
 }
@@ -71,6 +77,7 @@ pktgen_frames() {	# FILE SIZE
 # 100 per second; MIDRUN (a function) changes something while it goes;
 # at least MIN intact frames must come out by queue_xmit (start_xmit
 # bypasses the taps).
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 held_skb_run() {	# LABEL MIN MIDRUN CMD...
 	local label=$1 min=$2 midrun=$3 n
 	shift 3
@@ -89,12 +96,14 @@ held_skb_run() {	# LABEL MIN MIDRUN CMD...
 	[ "$n" -ge "$min" ] || { echo "$n intact 1500-byte frames captured, want >= $min"; return 1; }
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 switch_settings() {
 	pgs d0 "xmit_mode queue_xmit" && sleep 1 &&
 		pgs d0 "frags 2" && sleep 0.5 && pgs d0 "clone_skb 3" && sleep 0.5 &&
 		pgs d0 "xmit_mode start_xmit" && pgs d0 "burst 4" && sleep 0.3 &&
 		pgs d0 "burst 1" && pgs d0 "xmit_mode queue_xmit" && sleep 0.5
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 mode_switch() {
 	ip netns exec "$NS" ethtool -K d0 sg off >/dev/null || return 1
 	held_skb_run switch 20 switch_settings
@@ -102,17 +111,19 @@ mode_switch() {
 check "xmit_mode, frags, clone_skb, burst changed mid-run on a device without SG: no crash, intact frames" \
 	mode_switch
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 sg_off() { ip netns exec "$NS" ethtool -K d0 sg off >/dev/null && sleep 1; }
 check "ethtool -K sg off under a queue_xmit run whose shared skb has frags: no crash" \
 	held_skb_run sg 40 sg_off "xmit_mode queue_xmit"
 
 # --- 2. names of pktgen's own files ------------------------------------------
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 own_names_refused() {
 	local name bad=0
 	_PG_NS=$NS pg_write pgctrl reset
 	for name in pgctrl pgstats pgrx ipopt kpktgend_0 kpktgend_7; do
 		dummy_create "$NS" "$name" || return 1
-		pg_refuses "$NS" kpktgend_0 "add_device $name" $EEXIST \
+		pg_refuses "$NS" kpktgend_0 "add_device $name" "$EEXIST" \
 			"^ERROR: can not add device $name: one of pktgen's own files" || bad=1
 		ip -n "$NS" link del "$name"
 	done
@@ -121,6 +132,7 @@ own_names_refused() {
 check "add_device of an interface named like pktgen's own files: EEXIST and a reason" \
 	own_names_refused
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 rename_to_own_names() {
 	local name files
 	_PG_NS=$NS pg_write pgctrl reset
@@ -142,19 +154,23 @@ check "a bound interface renamed to pgrx, pgctrl, kpktgend_1, ipopt: files keep 
 
 # --- 3. inject writers never hold up a rename or a removal --------------------
 INJECT_PID=
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 inject_bg() {	# DEV: an "inject" that never ends by itself
 	pgs "$1" "count 0" "delay 2147483647" "dst_mac $MAC" || return 1
 	timeout -s INT 60 ip netns exec "$NS" sh -c "echo inject > $PG_PROC/$1" &
 	INJECT_PID=$!
 	slowwait 20 running "$1" || { echo "$1 never ran"; return 1; }
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 rtnl_free() { timeout 10 ip -n "$NS" link show d0 >/dev/null 2>&1 || timeout 10 ip -n "$NS" link show dd0 >/dev/null 2>&1; }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 inject_rename() {
 	_PG_NS=$NS pg_write pgctrl reset
 	pgs kpktgend_0 "add_device d0" && inject_bg d0 || return 1
 	# 6.1 renames only an interface that is down; a run that never sends
 	# does not notice
+	# shellcheck disable=SC2015 # the || branch is meant for a failure of either
 	timeout 20 ip -n "$NS" link set d0 down &&
 		timeout 20 ip -n "$NS" link set d0 name dd0 || { echo "rename hung or failed"; return 1; }
 	slowwait 10 pid_gone "$INJECT_PID" || { echo "inject writer still waiting"; return 1; }
@@ -168,6 +184,7 @@ inject_rename() {
 check "an inject writer waiting on d0: rename d0 returns, the writer is let go, the run goes on" \
 	inject_rename
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 inject_removal_race() {	# what removes d0: del or reset
 	local i rc
 	for i in $(seq 4); do
@@ -194,8 +211,11 @@ check "reset while an inject write arrives (4 times): nothing waits" \
 	inject_removal_race reset
 
 # clear_counters is the thread's to do (it owns the counters), running or not
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 sofar() { _PG_NS=$NS pg_read d0 | sed -n 's/^     pkts-sofar: \([0-9]*\) .*/\1/p'; }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 sofar_at_least() { [ "$(sofar)" -ge "$1" ]; }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 clear_while_running() {
 	local after
 	_PG_NS=$NS pg_write pgctrl reset
@@ -207,6 +227,7 @@ clear_while_running() {
 	after=$(sofar)
 	stop_wait
 	[ "$after" -lt 3 ] || { echo "pkts-sofar $after right after clear_counters"; return 1; }
+	# shellcheck disable=SC2015 # the || branch is meant for a failure of either
 	pgs d0 clear_counters && [ "$(sofar)" = 0 ] || { echo "idle: pkts-sofar $(sofar)"; return 1; }
 }
 check "clear_counters while running (1 pps) and idle: pkts-sofar back to 0" clear_while_running
@@ -225,9 +246,11 @@ if ! xfrm_sa 10.0.0.2 256 2>"$tmp/xfrm.err"; then
 fi
 
 # ESP frames sent: "ESP(spi=0x00000100,seq=0x..." in tcpdump's words
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 esp_seqs() {	# FILE SPI_HEX
 	tcpdump -nn -r "$1" 2>/dev/null | sed -n "s/.*ESP(spi=$2,seq=\(0x[0-9a-f]*\)).*/\1/p"
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 ipsec_run() {	# FRAGS
 	local res seqs
 	_PG_NS=$NS pg_write pgctrl reset
@@ -253,6 +276,7 @@ else
 	ktap_skip "IPSEC, frags 0" "no SA"
 fi
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 ipsec_encap_refused() {
 	local res
 	xfrm_sa 10.0.0.3 257 encap espinudp 4500 4500 0.0.0.0 || return 1
@@ -277,6 +301,7 @@ fi
 # --- 5. duration --------------------------------------------------------------
 check "duration 9223372037s (past 292 years): ERANGE" \
 	pg_refuses "$NS" d0 "duration 9223372037s" $ERANGE "^ERROR: duration must be at most 9223372036s"
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 duration_max() {
 	local res
 	_PG_NS=$NS pg_write pgctrl reset

@@ -33,6 +33,7 @@ tmp=$(lib_tmpdir)
 setup_ns NS
 dummy_create "$NS" d0
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 slash_refused() {
 	local rc=0 res
 	_PG_NS=$NS pg_write kpktgend_0 "add_device d0@a/b" || rc=$?
@@ -42,8 +43,10 @@ slash_refused() {
 	return 1
 }
 check "add_device d0@a/b: EINVAL, 'ERROR: can not add device d0@a/b'" slash_refused
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "no file d0@a/b or d0@a" eval '! ip netns exec "$NS" ls "$PG_PROC" | grep -q "^d0@"'
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 one_run() {	# LABEL CLONE ENCAP...: configure, capture, run, check
 	local label=$1 clone=$2 res
 	shift 2
@@ -61,6 +64,7 @@ one_run() {	# LABEL CLONE ENCAP...: configure, capture, run, check
 }
 # the capture: COUNT frames of SIZE bytes, all with the tag; the pktgen
 # seq is the same for the CLONE sends of one skb and rises from 1
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 frames_ok() {	# LABEL CLONE KIND
 	python3 -S "$LIB_DIR/pcap_check.py" tags "$tmp/$1.pcap" "$2" "$3" "$COUNT" "$SIZE"
 }

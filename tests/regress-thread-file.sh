@@ -32,6 +32,7 @@ T0=$SECONDS
 : >"$tmp/marks"
 mark() { echo "t+$((SECONDS - T0))s $*" >>"$tmp/marks"; }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 fewer() { [ "$(pgrep -c -x "$1")" -lt "$2" ]; }	# NAME N: fewer threads
 HOLD=$tmp/fuse X="" X_PID="" W_PID="" F_PID=""
 thread_file_write() {
@@ -70,7 +71,7 @@ thread_file_write() {
 	mark window over
 	touch "$tmp/release"
 	slowwait 30 pid_gone "$W_PID" || { echo "the writer still waits 30 s after its page came"; return 1; }
-	mark writer done
+	mark writer 'done'
 	slowwait 60 fewer kpktgend_1 "$n1" || { echo "kpktgend_1 of $X still there 60 s after the write"; return 1; }
 	mark kpktgend_1 gone
 	[ -z "$early" ] || { echo "kpktgend_1 of $X stopped while a write to its file was under way ($(cat "$tmp/writer.log"))"; return 1; }

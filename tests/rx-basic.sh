@@ -49,8 +49,10 @@ check "display script: OK" rx_cmd "$RX" "display script"
 
 # 2. other traffic passes: ARP, then a UDP datagram that is not pktgen's
 # reaches RX's UDP layer (no socket there: counted in NoPorts)
+# shellcheck disable=SC2034 # used where shellcheck cannot see it (eval, a sourced script, indirection)
 np0=$(udp_noports)
 ip netns exec "$TX" bash -c "echo not-pktgen >/dev/udp/$IPB/7777" 2>/dev/null
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "a plain UDP datagram (and ARP) passes the receiver" \
 	slowwait 5 eval '[ "$(udp_noports)" -gt "$np0" ]'
 
@@ -68,6 +70,7 @@ check "stream: seq 1..$N, microsecond resolution" \
 	s0_latency_resolution_ns 1000
 check "stream named after veth1, IPv4 and veth0's MAC" \
 	rx_expect s0_stream "veth1-ipv4-$(mac_of "$TX" veth0)"
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "latency: $N samples, 0 < min <= p50 <= p99 <= max < 10 s" eval '
 	rx_expect latency_samples "$N" latency_negative 0 &&
 	rx_between latency_min_ns 1 "$(rx_val latency_p50_ns)" &&
@@ -78,11 +81,13 @@ check "rate_pps > 0" rx_between rate_pps 1 999999999
 # N packets make N - 1 intervals: rate_bps is the bits of N - 1 packets per
 # second, so rate_bps = rate_pps x $SIZE x 8 up to the two floors (it was
 # N / (N - 1) times that)
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "rate_bps = rate_pps x $((SIZE * 8)) (within $((SIZE * 8 + 2)) b/s)" eval '
 	d=$(($(rx_val rate_bps) - $(rx_val rate_pps) * SIZE * 8)); d=${d#-}
 	[ "$d" -lt $((SIZE * 8 + 2)) ] || { echo "# off by $d"; false; }'
 # the gaps telescope to the time from the first arrival to the last, as the
 # rate does: a consistency check, not a timing one
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "inter-arrival: $((N - 1)) gaps, min <= avg <= max, avg x rate_pps = 1 s (1%)" eval '
 	rx_expect gap_samples $((N - 1)) &&
 	rx_between gap_min_ns 0 "$(rx_val gap_avg_ns)" &&
@@ -92,6 +97,7 @@ check "inter-arrival: $((N - 1)) gaps, min <= avg <= max, avg x rate_pps = 1 s (
 check "IP stack of RX saw none of them (InReceives $in0 -> $in1)" test "$in1" -eq "$in0"
 
 # 4. a sender restart (seq back to 1) starts a new epoch: nothing lost
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "run 1000 more without rx_reset" eval 'tx_set "$TX" veth0 "count 1000" && tx_run "$TX"'
 rx_snap "$RX"
 # the pause before the restart is not a gap: one fewer than the packets of
@@ -116,6 +122,7 @@ check "two runs of 1000: restarts 1, duplicates 0, lost 0, last_seq 1000" \
 
 # 6. statistics counter: no latency samples
 check "statistics counter: OK" rx_cmd "$RX" "statistics counter"
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "rx_reset + run 1000" eval 'rx_cmd "$RX" rx_reset && tx_run "$TX"'
 rx_snap "$RX"
 check "counter mode: rx_packets 1000, latency_samples 0, gap_samples 0" \
@@ -123,6 +130,7 @@ check "counter mode: rx_packets 1000, latency_samples 0, gap_samples 0" \
 
 # 7. display human
 check "display human: OK" rx_cmd "$RX" "display human"
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "display human: header, a stream row, totals, latency and inter-arrival tables" eval '
 	t=$(in_ns "$RX" pg_read pgrx)
 	grep -q "^Receiver on: veth1  statistics: counter  streams: 1/64" <<<"$t" &&

@@ -56,6 +56,7 @@ compare() {
 
 # capture LABEL CMD...: rx_reset, capture on veth3 while CMD runs (then
 # rx_snap: check runs it in a subshell)
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 capture() {
 	local lab=$1
 	shift
@@ -100,6 +101,7 @@ rx_begin 32
 # 1. 1000 packets at 1000 pps through netem delay 20 ms +- 5 ms: every
 # figure from the capture (netem's jitter reorders them too)
 N=1000
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 netem_run() { tx_run "$TX" && slowwait 10 qdisc_empty; }
 check "netem delay 20ms 5ms on veth2" \
 	ip netns exec "$FWD" tc qdisc add dev veth2 root netem delay 20ms 5ms
@@ -116,6 +118,7 @@ check "no netem" ip netns exec "$FWD" tc qdisc del dev veth2 root
 js=$(for i in $(seq 1 200); do
 	echo "{\"seqs\": [$i], \"sec_off\": -$((i * 7 % 9 + 1))}"
 done | paste -sd,)
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 inject() {
 	ip netns exec "$FWD" python3 -S "$INJECT" veth2 "$(mac_of "$RX" veth3)" "[$js]" >/dev/null
 }
@@ -126,6 +129,7 @@ compare seconds "$TMP/seconds.pcap" rx_packets latency_samples $TIMING_S
 
 # 3. a run of 300, a pause, a run of 300 (a restart): the rate is the
 # second run's, its 300 packets making 299 intervals
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 two_runs() { tx_run "$TX" && sleep 1 && tx_run "$TX"; }
 check "count 300, ratep 1000" tx_set "$TX" veth0 "count 300" "ratep 1000"
 check "300, a pause of 1 s, 300 again, captured" capture restart two_runs

@@ -46,6 +46,7 @@ setup() {
 }
 
 # sender DEV CMD...: pktgen on DEV only, 60-byte frames to 10.93.1.2
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 sender() {
 	local dev=$1
 	shift
@@ -56,6 +57,7 @@ sender() {
 # both: one capture on veth1 (tcpdump starts slowly under TCG) of the
 # clone_skb run, then after an rx_reset the burst run; pgrx's text after
 # each in $TMP/clone.txt and $TMP/burst.txt
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 both() {
 	rx_cmd "$RX" rx_reset && cap_start "$RX" veth1 "$TMP/both.pcap" || return 1
 	if ! sender d0 "xmit_mode queue_xmit" "clone_skb $K" "dst_mac $RXMAC" ||
@@ -73,6 +75,7 @@ both() {
 # stock_numbers SKIP: the capture's pktgen frames from the (SKIP+1)th, N
 # of them, are numbered 1, 1, 1, 1 + K, ... (the stock numbering), each
 # copy byte-identical to the one before it
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 stock_numbers() {
 	python3 -S "$LIB_DIR/stock_numbers.py" "$TMP/both.pcap" "$1" "$K" "$N"
 }
@@ -109,9 +112,11 @@ check "burst, copies $K: lost 0, duplicates 0, last_seq $N" \
 compare burst $N
 
 # 3. the same burst with copies 1: what the receiver counted before
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "copies 1, burst again" eval \
 	'rx_cmd "$RX" "copies 1" && rx_cmd "$RX" rx_reset && tx_run "$TX"'
 rx_snap "$RX"
+# shellcheck disable=SC2017 # whole rounds of K: integer division first
 check "copies 1: lost $(((N / K - 1) * (K - 1))), duplicates $((N / K * (K - 1)))" \
 	rx_expect rx_packets $N lost $(((N / K - 1) * (K - 1))) duplicates $((N / K * (K - 1))) \
 	s0_last_seq $((N - K + 1))

@@ -23,7 +23,7 @@
 ktap_header
 ktap_plan 32
 
-BPFPROG="python3 -S $LIB_DIR/bpfprog.py"
+BPFPROG=(python3 -S "$LIB_DIR/bpfprog.py")
 N=64
 HOOK_SECONDS=${HOOK_SECONDS:-8}	# how long hooks come and go during a run
 
@@ -57,10 +57,10 @@ if ! pg_is_ours; then
 else
 	ip -n "$NS" link add mv0 link keep0 type macvlan 2>/dev/null && have_macvlan=1
 fi
-[ -n "$BPFDIR" ] && $BPFPROG xdp-pass "$BPFDIR/xdp" 2>"$TMP/bpf.log" && have_xdp=1
-[ -n "$BPFDIR" ] && $BPFPROG tc-grow "$BPFDIR/tc" 2>>"$TMP/bpf.log" && have_tc=1
-[ $have_tc = 1 ] && in_ns "$NS" $BPFPROG tcx-link "$BPFDIR/tc" keep0 "$BPFDIR/tcx" \
-	2>>"$TMP/bpf.log" && in_ns "$NS" $BPFPROG link-detach "$BPFDIR/tcx" && have_tcx=1
+[ -n "$BPFDIR" ] && "${BPFPROG[@]}" xdp-pass "$BPFDIR/xdp" 2>"$TMP/bpf.log" && have_xdp=1
+[ -n "$BPFDIR" ] && "${BPFPROG[@]}" tc-grow "$BPFDIR/tc" 2>>"$TMP/bpf.log" && have_tc=1
+[ $have_tc = 1 ] && in_ns "$NS" "${BPFPROG[@]}" tcx-link "$BPFDIR/tc" keep0 "$BPFDIR/tcx" \
+	2>>"$TMP/bpf.log" && in_ns "$NS" "${BPFPROG[@]}" link-detach "$BPFDIR/tcx" && have_tcx=1
 ip -n "$NS" link del mv0 2>/dev/null
 [ -s "$TMP/bpf.log" ] && sed 's/^/# /' "$TMP/bpf.log"
 
@@ -72,6 +72,7 @@ tc -n "$NS" qdisc add dev keep0 clsact
 [ $have_tc = 1 ] && tc -n "$NS" filter add dev keep0 ingress bpf direct-action \
 	object-pinned "$BPFDIR/tc"
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 setup() {
 	local c
 	for c in "rem_device_all" "add_device d0"; do
@@ -87,6 +88,7 @@ check "configure d0: netif_receive, burst 8, to d0's MAC $MAC" setup
 
 # UDP datagrams IP handed to UDP (delivered or to a closed port)
 udp_in() {
+	# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 	in_ns "$NS" awk '/^Udp: [0-9]/ { print $2 + $3; exit }' /proc/net/snmp
 }
 
@@ -140,9 +142,9 @@ fi
 # qdisc, and published at once
 if [ $have_tcx = 1 ]; then
 	check "tcx link growing the head by 1024 on d0" \
-		in_ns "$NS" $BPFPROG tcx-link "$BPFDIR/tc" d0 "$BPFDIR/tcx"
+		in_ns "$NS" "${BPFPROG[@]}" tcx-link "$BPFDIR/tc" d0 "$BPFDIR/tcx"
 	one_case tcx_grow 0
-	check "tcx link detached" in_ns "$NS" $BPFPROG link-detach "$BPFDIR/tcx"
+	check "tcx link detached" in_ns "$NS" "${BPFPROG[@]}" link-detach "$BPFDIR/tcx"
 else
 	for i in 1 2 3 4; do ktap_skip "tcx link ($i)" "$no_tcx"; done
 fi
@@ -170,6 +172,7 @@ fi
 # A transmit queue is no receive queue: with RPS, an injected skb that
 # kept queue_map 3 of a device with four transmit queues and two receive
 # queues made get_rps_cpu() warn about a receive queue it does not have.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 mq_rps() {
 	local res
 	ip -n "$NS" link add mq0 numtxqueues 4 numrxqueues 2 type veth \

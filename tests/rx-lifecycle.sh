@@ -23,6 +23,7 @@
 INJECT="$(dirname "$0")/lib/rx_inject.py"
 
 rx_count() { rx_snap "$RX"; rx_val rx_packets; }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 counting() { [ "$(rx_count)" -gt "${1:-0}" ] 2>/dev/null; }
 
 # start_bg NS: `start` in NS in the background (bounded); START_PID.
@@ -43,6 +44,7 @@ start_returned() {
 }
 
 # pair NAME_TX NAME_RX: veth TX/NAME_TX <-> RX/NAME_RX, sender on NAME_TX.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 pair() {
 	veth_create "$TX" "$1" "$RX" "$2" && tx_setup "$TX" "$1" &&
 		tx_set "$TX" "$1" "count 0" "dst 10.95.0.2" "dst_mac $(mac_of "$RX" "$2")" &&
@@ -72,15 +74,18 @@ check "move: stop" in_ns "$TX" pg_write pgctrl stop
 start_returned "move: start returned"
 
 # 2. the counted device is deleted while packets arrive
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "rx_reset; veth2 -> veth3, rx veth3" eval 'rx_cmd "$RX" rx_reset && pair veth2 veth3'
 start_bg "$TX"
 check "delete: counting" slowwait 30 counting
 check "delete: ip link del veth3 (and its peer)" ip -n "$RX" link del veth3
 start_returned "delete: start returned (its device went away)"
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "delete: devices= empty, rx veth3 now ENODEV" eval \
 	'rx_snap "$RX" && rx_expect devices "" && rx_errno "$RX" "rx veth3" 19 "no interface"'
 
 # 3. the receiving namespace is deleted while packets arrive
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "netns NSX with rx vethy, sender vethx" eval '
 	ip netns add "pgt-x$$" && defer ip netns del "pgt-x$$" &&
 	veth_create "$TX" vethx "pgt-x$$" vethy && tx_setup "$TX" vethx &&
@@ -92,6 +97,7 @@ check "netns del: counting" slowwait 30 eval \
 	'in_ns "pgt-x$$" pg_read pgrx | grep -q "^all *[1-9]"'
 check "netns del: ip netns del" ip netns del "pgt-x$$"
 # the peer in TX disappears once the namespace's cleanup (ours first) ran
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "netns del: namespace cleaned up (vethx gone)" \
 	slowwait 30 eval '! ip -n "$TX" link show vethx'
 start_returned "netns del: start returned"
@@ -100,6 +106,7 @@ start_returned "netns del: start returned"
 check "veth4 -> veth5, rx veth5" pair veth4 veth5
 start_bg "$TX"
 check "race: counting" slowwait 30 counting
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "race: 10 x (rx_reset, statistics, read)" eval '
 	for m in counter basic time counter basic time counter basic time time; do
 		rx_cmd "$RX" rx_reset && rx_cmd "$RX" "statistics $m" &&
@@ -117,6 +124,7 @@ defer kill "$inj"
 slowwait 20 counting
 check "rmmod pktgen with rx enabled, frames arriving" rmmod pktgen
 wait "$inj"
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "module gone, veth5 still up" eval \
 	'[ ! -e /sys/module/pktgen ] && ip -n "$RX" link show veth5 | grep -q "state UP"'
 

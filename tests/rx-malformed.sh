@@ -25,12 +25,15 @@ setup() {
 	rx_cmd "$RX" "rx veth1" && rx_cmd "$RX" "display script"
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 inject() { ip netns exec "$TX" python3 -S "$INJECT" veth0 "$(mac_of "$RX" veth1)" "$1"; }
 
 # fresh JSON: rx_reset, inject JSON (then rx_snap: check runs it in a subshell)
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 fresh() { rx_cmd "$RX" rx_reset && inject "$1" >/dev/null; }
 
 # no_wrap: no value of the snapshot is near 2^64 (or even 2^43)
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 no_wrap() {
 	awk -F= '$2 ~ /^[0-9]+$/ && length($2) > 13 { print "wrapped: " $0; bad = 1 }
 		END { exit bad }' <<<"$RX_TEXT" || { printf '%s\n' "$RX_TEXT"; return 1; }

@@ -37,9 +37,11 @@ setup() {
 }
 
 # stream_of NAME: the index N of the stream called NAME (sN_stream=NAME).
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 stream_of() { sed -n "s/^s\([0-9]*\)_stream=$1\$/\1/p" <<<"$RX_TEXT"; }
 
 # stream_expect NAME KEY VALUE...: rx_expect on the sN_ keys of stream NAME.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 stream_expect() {
 	local name=$1 i args=()
 	shift
@@ -52,6 +54,7 @@ stream_expect() {
 	rx_expect "${args[@]}"
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 inject() { ip netns exec "$TX1" python3 -S "$INJECT" veth0a "$(mac_of "$RX" veth1a)" "$1"; }
 
 rx_begin 18
@@ -81,6 +84,7 @@ gap=$(seq -s, 3 49),$(seq -s, 51 100)	# 1, 2 and 50 lost
 reord=$(seq -s, 1 50),$(seq -s, 60 100),$(seq -s, 51 59)
 dup=$(seq -s, 1 10),10,$(seq -s, 11 100)
 check "rx_reset" rx_cmd "$RX" "rx_reset"
+# shellcheck disable=SC2034 # used where shellcheck cannot see it (eval, a sourced script, indirection)
 np0=$(udp_noports)
 check "inject 5 streams with rx_inject.py" inject "[
  {\"id\": $A, \"opts\": 8, \"seqs\": [$gap]},
@@ -100,9 +104,11 @@ check "id c3c3c3c3 (802.1ad + 802.1Q): 100 packets, reordered 9, lost 0" \
 check "no extension, NO_TIMESTAMP: 101 packets, duplicates 1, no latency samples" \
 	stream_expect "veth1a-ipv4-$(mac_of "$TX1" veth0a)" rx_packets 101 duplicates 1 \
 	lost 0 latency_samples 0 latency_resolution_ns 1000
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "latency of stamped frames: 0 < min <= max < 10 s" eval \
 	'rx_between latency_min_ns 1 "$(rx_val latency_max_ns)" &&
 	 rx_between latency_max_ns 1 9999999999 && rx_expect latency_negative 0'
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "the 3 frames with another magic passed to UDP (NoPorts +3)" \
 	slowwait 5 eval '[ "$(udp_noports)" -ge $((np0 + 3)) ]'
 
@@ -115,6 +121,7 @@ check "64 streams, 6 overflow packets, rx_packets 64" \
 	rx_expect streams 64 streams_max 64 overflow_packets 6 rx_packets 64
 
 # 4. statistics basic: latency without percentiles
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "statistics basic + rx_reset + inject" eval \
 	'rx_cmd "$RX" "statistics basic" && rx_cmd "$RX" rx_reset &&
 	 inject "[{\"id\": 1, \"seqs\": [1, 2, 3, 4]}]" >/dev/null'

@@ -34,6 +34,7 @@ qdisc_stat() {
 	dropped) sed -n 's/.*(dropped \([0-9]*\),.*/\1/p' <<<"$line" ;;
 	esac
 }
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 fwd_count() { ip netns exec "$FWD" awk '/^Ip: [0-9]/ { print $7 }' /proc/net/snmp; }
 
 # run_case LABEL N PPS [NETEM...]: netem (or none) on veth2, rx_reset,
@@ -47,6 +48,7 @@ run_case() {
 		check "$lab: tc qdisc add dev veth2 root netem $*" \
 			ip netns exec "$FWD" tc qdisc add dev veth2 root netem "$@"
 	fi
+	# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 	check "$lab: rx_reset, count $n, ratep $pps" eval \
 		'rx_cmd "$RX" rx_reset && tx_set "$TX" veth0 "count $n" "ratep $pps"'
 	check "$lab: run" tx_run "$TX"
@@ -75,6 +77,7 @@ f1=$(fwd_count)
 check "forward: router forwarded $N (ForwDatagrams +$((f1 - f0)))" test $((f1 - f0)) -eq "$N"
 check "forward: rx_packets $N, lost 0, reordered 0, duplicates 0, latency samples $N" \
 	rx_expect rx_packets "$N" lost 0 reordered 0 duplicates 0 latency_samples "$N"
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "forward: latency min > 0, p50 <= max" eval \
 	'rx_between latency_min_ns 1 "$(rx_val latency_p50_ns)" &&
 	 rx_between latency_p50_ns 1 "$(rx_val latency_max_ns)"'
@@ -86,6 +89,7 @@ TAIL=$((N - $(rx_val s0_last_seq)))
 check "loss: netem dropped some" test "${DROPPED:-0}" -gt 0
 check "loss: lost == netem dropped ($DROPPED) - dropped after the last received ($TAIL)" \
 	rx_expect lost $((DROPPED - TAIL))
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "loss: rx_packets == netem sent, rx_packets + lost == $N" eval \
 	'rx_expect rx_packets "$SENT" && test $((SENT + DROPPED)) -eq "$N"'
 check "loss: no reordering, no duplicates" rx_expect reordered 0 duplicates 0 late 0

@@ -33,6 +33,7 @@ setup() {
 }
 
 # numbers SEQS...: the numbers of the words SEQS (a word A..B is A to B)
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 numbers() {
 	local w
 	for w in "$@"; do
@@ -44,24 +45,29 @@ numbers() {
 }
 
 # inject SEQS...: one hand-made frame per number, in this order
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 inject() {
 	ip netns exec "$TX" python3 -S "$INJECT" veth0 "$(mac_of "$RX" veth1)" \
 		"[{\"seqs\": [$(numbers "$@")]}]" >/dev/null
 }
 
 # send_run N: rx_reset, then a pktgen run of N packets (numbers 1 .. N)
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 send_run() { rx_cmd "$RX" rx_reset && tx_set "$TX" veth0 "count $1" && tx_run "$TX"; }
 
 # drop_seq N | drop_none: a tc filter on veth1's ingress dropping number N
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 drop_seq() {
 	tc -n "$RX" qdisc add dev veth1 clsact &&
 		tc -n "$RX" filter add dev veth1 ingress protocol ip u32 \
 			match u32 "$1" 0xffffffff at 32 action drop
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 drop_none() { tc -n "$RX" qdisc del dev veth1 clsact; }
 
 # fresh SEQS...: rx_reset, then inject SEQS; rx_snap after it (check
 # runs it in a subshell)
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 fresh() { rx_cmd "$RX" rx_reset && inject "$@"; }
 
 rx_begin 12
@@ -93,6 +99,7 @@ check "wrap: lost 0, reordered 1, first 0xffffff01, last 9" \
 # 100's loss is final (4096 higher numbers came), and 50, 4250 behind,
 # is late; it cannot fill 100's hole (it once did: lost 0, and with no
 # hole lost went below 0)
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "pktgen 1 .. 4300, tc drops 100, then 50 injected" eval \
 	'drop_seq 100 && { send_run 4300; r=$?; drop_none; } && [ "$r" = 0 ] && inject 50'
 rx_snap "$RX"

@@ -58,6 +58,7 @@ CASES=(
 ktap_header
 ktap_plan $((2 * ${#CASES[@]} + 4))
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 setup() {
 	pg_load || return 1
 	setup_ns NSA NSB || return 1
@@ -80,6 +81,7 @@ park() {	# NS VAR
 	ns=$(ip netns exec "$1" readlink /proc/self/ns/net)
 	slowwait 10 in_netns "$pid" "$ns"
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 in_netns() { [ "$(readlink "/proc/$1/ns/net" 2>/dev/null)" = "$2" ]; }
 
 TMP=$(lib_tmpdir)
@@ -90,6 +92,7 @@ park "$NSB" PIDB
 counter() {	# DEV:tx|veth1:rx: the packet counter behind it
 	local dev=${1%:*} dir=${1#*:} pid=$PIDA name rxb rxp f
 	[ "$dir" = rx ] && pid=$PIDB
+	# shellcheck disable=SC2034 # used where shellcheck cannot see it (eval, a sourced script, indirection)
 	while read -r name rxb rxp f f f f f f f txp f; do
 		[ "$name" = "$dev:" ] || continue
 		[ "$dir" = rx ] && echo "$rxp" || echo "$txp"
@@ -115,6 +118,7 @@ refused() {
 
 # results_ok LOG RC DEVS COUNT: exit 0, every Result line OK, and each
 # device's final Result and pkts-sofar show COUNT packets.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 results_ok() {
 	local log=$1 rc=$2 devs=$3 count=$4 line cur="" d bad=""
 	local -A sofar=() sent=()
@@ -172,10 +176,12 @@ for c in "${CASES[@]}"; do
 done
 
 # validate_addr6 refuses what upstream's refuses, before touching pktgen
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 addr6_refused() {	# ADDR
 	local out rc=0
 	out=$(ip netns exec "$NSA" "$SAMPLES/pktgen_sample08_ipv6.sh" -i veth0 \
 		-m "$MACB" -d "$1" -n 1 2>&1 </dev/null) || rc=$?
+	# shellcheck disable=SC2015 # the || branch is meant for a failure of either
 	[ "$rc" -eq 5 ] && grep -q "invalid IPv6 address $1" <<<"$out" ||
 		{ echo "exit $rc: $out"; return 1; }
 }
@@ -185,6 +191,7 @@ check "sample08 -d fd00:::1: refused (exit 5)" addr6_refused fd00:::1
 # the classic rdos script sends to random destinations by default, as
 # the original did: on the wire, 200 packets to (nearly) 200 addresses
 # of 10.0.0.0/8, not in increasing order
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 rdos_random() {
 	local cap=$TMP/rdos.pcap
 	in_ns "$NSA" pg_write pgctrl reset
@@ -196,6 +203,7 @@ rdos_random() {
 	python3 -S "$LIB_DIR/pcap_check.py" rdos "$cap"
 }
 check "pktgen.conf-1-1-rdos: random destinations by default (captured)" rdos_random
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "pktgen.conf-1-1-rdos RND=0: in order (Params: no IPDST_RND)" eval '
 	in_ns "$NSA" pg_write pgctrl reset
 	ip netns exec "$NSA" env ETH1=veth0 COUNT=10 DST_MAC="$MACB" RND=0 \

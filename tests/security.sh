@@ -32,6 +32,7 @@ dummy_create "$NS" d0
 veth_create "$NS" v0 "$NS2" v1
 EPERM=1 EACCES=13
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 setup() {
 	pg_set kpktgend_0 "add_device d0" && pg_set d0 "count 0" &&
 		pg_set d0 "dst_mac 02:00:00:00:00:01" &&
@@ -40,18 +41,23 @@ setup() {
 }
 check "configure d0 and v0" in_ns "$NS" setup
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 files() { ip netns exec "$NS" ls "$PG_PROC"; }
 
 # serve PREFIX...: lib.sh's write helper as a server in $NS, run under
 # PREFIX (setpriv, unshare): requests on stdin, replies on stdout.  One
 # process for all of a check's requests: a process per write costs
 # ~0.1 s under TCG, and these checks make a few hundred.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 serve() { ip netns exec "$NS" "$@" "$_PGW" -s 2>/dev/null; }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 request() {	# W|R FILE [CMD]: append a request to REQ, its label to LABELS
 	local LC_ALL=C data=${3:+$3$'\n'}
 	REQ+="$1 - $PG_PROC/$2 ${#data}"$'\n'"$data"
+	# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 	LABELS+=("$2${3:+ '$3'}")
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 replies() {	# the replies to REQ: "== LABEL ERRNO" each (ERRNO "none":
 		# no reply), a read's text after its line
 	local LC_ALL=C rc len text n=0
@@ -66,6 +72,7 @@ replies() {	# the replies to REQ: "== LABEL ERRNO" each (ERRNO "none":
 		echo "== ${LABELS[n]} none"
 	done
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 snapshot() {	# the text of every file but pgstats (its counters move)
 	local f REQ="" LABELS=()
 	for f in $(files); do
@@ -76,6 +83,7 @@ snapshot() {	# the text of every file but pgstats (its counters move)
 
 # every write of CMDS to every file with PREFIX... fails with ERRNO
 # (ERRNO 13: the open already) and the state is unchanged
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 writes_refused() {	# ERRNO PREFIX...
 	local want=$1 f c rc line before after bad=0 REQ="" LABELS=()
 	shift
@@ -101,6 +109,7 @@ writes_refused() {	# ERRNO PREFIX...
 	[ "$before" = "$after" ] || { echo "state changed:"; diff <(echo "$before") <(echo "$after"); bad=1; }
 	return "$bad"
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 reads_refused() {	# PREFIX...: no file can be read
 	local f line bad=0 REQ="" LABELS=()
 	for f in $(files); do
@@ -141,9 +150,11 @@ check "root of a child user namespace: every write is EPERM, nothing changes" \
 # unprivileged user cannot open them (EACCES); root's child namespace
 # can, and every write is EPERM (no CAP_NET_ADMIN in the initial user
 # namespace).  The review's recipe: add_device lo, count, start.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 lo_tx() {	# /sys shows the netns it was mounted in: from /proc/net/dev
 	sed 's/:/ /' /proc/net/dev | awk '$1 == "lo" {print $11}'
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 userns_denied() {	# ERRNO OWNER: what every write gets, the files' uid seen here
 	local want=$1 owner=$2 f c rc tx bad=0
 	[ -e "$PG_PROC/pgctrl" ] || { echo "no $PG_PROC in the new netns"; return 1; }
@@ -167,6 +178,7 @@ userns_denied() {	# ERRNO OWNER: what every write gets, the files' uid seen here
 	[ "$owner" = 0 ] && ls "$PG_PROC" >"$UNS_FILES"
 	return "$bad"
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 userns_case() {	# together|netns-after [nobody]
 	local user=() want=$EPERM owner=0 inner
 	if [ "${2:-}" = nobody ]; then
@@ -174,7 +186,9 @@ userns_case() {	# together|netns-after [nobody]
 		user=("${NOBODY[@]}") want=$EACCES owner=65534
 	fi
 	export UNS_FILES=$tmp/uns-files
+	# shellcheck disable=SC2090 # declare -p quotes it for the inner shell
 	inner="$(declare -f); $(declare -p LIB_DIR PG_PROC _PGW _PGW_PY EACCES EPERM); _PGS_TOK=- _PG_NS=''; userns_denied $want $owner"
+	# shellcheck disable=SC2016 # $0: the inner shell's
 	case $1 in
 	together) "${user[@]}" unshare -U -r -n bash -c "$inner" ;;
 	netns-after) "${user[@]}" unshare -U -r bash -c 'exec unshare -n bash -c "$0"' "$inner" ;;
@@ -193,10 +207,12 @@ else
 	ktap_skip "an unprivileged user's user+net namespace" "unprivileged user namespaces are off"
 	ktap_skip "an unprivileged user's user namespace, then a netns" "unprivileged user namespaces are off"
 fi
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "the namespaces' files do not show each other's devices" \
 	eval '! grep -qx d0 "$tmp/uns-files" && ! files | grep -qx lo'
 
 # reads: text only, no kernel pointers
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 text_ok() {	# FILE LABEL
 	local t
 	t=$(_PG_NS=$NS pg_read "$1" | LC_ALL=C tr -d '\n\t -~' | wc -c)
@@ -207,6 +223,7 @@ text_ok() {	# FILE LABEL
 		return 1
 	fi
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 all_text_ok() {	# LABEL
 	local f bad=0
 	for f in $(files); do
@@ -214,6 +231,7 @@ all_text_ok() {	# LABEL
 	done
 	return "$bad"
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 reads_clean() {
 	local pid
 	all_text_ok configured || return 1
@@ -231,6 +249,7 @@ reads_clean() {
 check "every file, configured, running, after a run: text, no kernel pointers" reads_clean
 
 # the same write in another netns does not reach this one's devices
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 other_ns_untouched() {
 	local before after
 	before=$(_PG_NS=$NS pg_read d0)

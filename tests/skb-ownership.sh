@@ -37,6 +37,7 @@ dummy_create "$NS" d0
 ip -n "$NS" addr add 10.71.0.1/24 dev d0
 MAC=$(ip -n "$NS" -br link show d0 | awk '{ print $3 }')
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 setup() {	# EXTRA-COMMANDS...
 	local c
 	for c in "rem_device_all" "add_device d0"; do
@@ -52,6 +53,7 @@ setup() {	# EXTRA-COMMANDS...
 sofar() {
 	in_ns "$NS" pg_read d0 | sed -n 's/^     pkts-sofar: \([0-9]*\) .*/\1/p'
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 sending() { [ "$(sofar)" -gt "${1:-0}" ]; }
 
 # toggled LABEL CHANGE...: a run of the device set up; once it sends,
@@ -94,6 +96,7 @@ in_ns "$NS" ethtool -K d0 sg on >/dev/null
 # forwards it: macsec keeps ether_setup()'s IFF_TX_SKB_SHARING, yet with
 # protect off sends the skb itself on through its lower device, here a
 # veth whose peer queues it for its stack.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 macsec_case() {
 	local c res
 	veth_create "$NS" v0 "$NS" v1 || return 1

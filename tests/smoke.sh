@@ -25,10 +25,11 @@ cpus() {	# expand /sys/devices/system/cpu/online ("0-1,3") into a list
 	done
 }
 want=$( { echo pgctrl; cpus | sed 's/^/kpktgend_/'; pg_own_files; } | sort)
+# shellcheck disable=SC2012 # the names of /proc/net/pktgen: no odd characters
 have=$(ls "$PG_PROC" | sort)
 check "proc dir has pgctrl and kpktgend_<cpu> per online cpu (+ ours)" \
 	test "$want" = "$have"
-[ "$want" = "$have" ] || echo "# want: $(echo $want) have: $(echo $have)"
+[ "$want" = "$have" ] || echo "# want: ${want//$'\n'/ } have: ${have//$'\n'/ }"
 
 check "pgctrl banner" \
 	test "$(cat "$PG_PROC/pgctrl")" = \
@@ -38,6 +39,7 @@ setup_ns NS
 dummy_create "$NS" dum0
 tx0=$(in_ns "$NS" cat /sys/class/net/dum0/statistics/tx_packets)
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 setup() {
 	pg_set kpktgend_0 "rem_device_all" &&
 	pg_set kpktgend_0 "add_device dum0" &&

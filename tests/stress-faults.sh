@@ -59,10 +59,11 @@ ktap_diag "injecting in $TEXT_START-$TEXT_END"
 
 TIMES=1000000
 attr() { echo "$3" >"$1/$2"; }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 fault_setup() {	# DIR
 	attr "$1" probability 0
 	attr "$1" interval 1
-	attr "$1" times $TIMES
+	attr "$1" times "$TIMES"
 	attr "$1" space 0
 	attr "$1" verbose 0
 	attr "$1" task-filter N
@@ -73,6 +74,7 @@ fault_setup() {	# DIR
 }
 inject() { attr "$FAILSLAB" probability "$1"; attr "$FAILPAGE" probability "$1"; }
 defer inject 0
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 setup_all() {
 	fault_setup "$FAILSLAB" && fault_setup "$FAILPAGE" &&
 		attr "$FAILPAGE" min-order 0 && attr "$FAILSLAB" cache-filter N
@@ -81,6 +83,7 @@ pin_static_keys
 check "failslab and fail_page_alloc set up on pktgen's text" setup_all
 
 # one round at PERCENT: everything may fail; errors are fine, hangs not
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 round() {	# NETNS PERCENT ROUND
 	local x=$1
 	inject "$2"
@@ -106,6 +109,7 @@ round() {	# NETNS PERCENT ROUND
 	inject 0
 }
 # with injection off: the netns's pktgen works
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 works() {	# NETNS
 	local tx0 tx1
 	_PG_NS=$1 pg_write pgctrl reset || { echo "reset: errno $?"; return 1; }
@@ -118,6 +122,7 @@ works() {	# NETNS
 	_PG_NS=$1 pg_write ipopt off
 }
 tmp=$(lib_tmpdir)
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 rounds() {
 	local i=0 end=$((SECONDS + FAULT_SECONDS)) p x
 	while [ "$SECONDS" -lt "$end" ]; do

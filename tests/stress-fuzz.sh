@@ -158,6 +158,7 @@ ktap_diag "$(cat "$tmp/fuzz.out")"
 ktap_diag "$(sort "$tmp/fuzz.err" | uniq -c | sort -rn | head -n 20)"
 ktap_diag "$((SECONDS - t0)) s; runs started and stopped meanwhile: $(cat "$tmp/runs" 2>/dev/null)"
 
+# shellcheck disable=SC2034 # used where shellcheck cannot see it (eval, a sourced script, indirection)
 read -r _ writes _ reads _ bad _ overlong _ < <(grep '^writes ' "$tmp/fuzz.out")
 check "pgfuzz: $FUZZ_WRITES writes done" test "${writes:-0}" -ge "$FUZZ_WRITES"
 check "pgfuzz: every read was text without kernel pointers, no write over-long" \
@@ -165,6 +166,7 @@ check "pgfuzz: every read was text without kernel pointers, no write over-long" 
 check "the runner ran meanwhile" test "$(cat "$tmp/runs" 2>/dev/null || echo 0)" -gt 0
 
 # still a working pktgen: reset, a 1000-packet run on d1
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 clean_run() {
 	local tx0 tx1 res
 	pg_write pgctrl reset || return 1
@@ -182,9 +184,12 @@ clean_run() {
 }
 check "afterwards: reset and a clean 1000-packet run" in_ns "$NS" clean_run
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 files_ok() {
 	local want have
+	# shellcheck disable=SC2010,SC2012 # the names of /proc/net/pktgen: no odd characters
 	want=$( { printf "%s\n" pgctrl d1; ls "$PG_PROC" | grep '^kpktgend_'; pg_own_files; } | sort)
+	# shellcheck disable=SC2012 # the names of /proc/net/pktgen: no odd characters
 	have=$(ls "$PG_PROC" | sort)
 	[ "$want" = "$have" ] && return 0
 	echo "files:"

@@ -34,18 +34,22 @@ setup_ns NS
 dummy_create "$NS" d0
 dummy_create "$NS" d1
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 sofar() {	# DEV [NS]
 	_PG_NS=${2:-$NS} pg_read "$1" 2>/dev/null |
 		sed -n 's/^     pkts-sofar: \([0-9]*\)  errors: .*/\1/p'
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 running() { [ "$(sofar "$@")" -gt 0 ] 2>/dev/null; }
 
 # start_bg NS: a bounded `echo start > pgctrl` in NS; START_PID
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 start_bg() {
 	timeout -k 5 -s INT 30 ip netns exec "$1" \
 		sh -c 'echo start > /proc/net/pktgen/pgctrl' 2>/dev/null &
 	START_PID=$!
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 start_returns() {	# within 15 s
 	slowwait 15 pid_gone "$START_PID" || { echo "start still blocked"; return 1; }
 	wait "$START_PID" 2>/dev/null
@@ -53,12 +57,14 @@ start_returns() {	# within 15 s
 }
 
 # a clean state: reset works, only the base files remain, a run sends
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 clean_state() {
 	local want have tx0 tx1
 	_PG_NS=$NS pg_write pgctrl reset || { echo "reset failed"; return 1; }
+	# shellcheck disable=SC2010 # the names of /proc/net/pktgen: no odd characters
 	want=$( { echo pgctrl; ls "$PG_PROC" | grep '^kpktgend_'; pg_own_files; } | sort)
 	have=$(ip netns exec "$NS" ls "$PG_PROC" | sort)
-	[ "$want" = "$have" ] || { echo "files after reset: $(echo $have)"; return 1; }
+	[ "$want" = "$have" ] || { echo "files after reset: ${have//$'\n'/ }"; return 1; }
 	_PG_NS=$NS pg_set kpktgend_0 "add_device d0" &&
 		_PG_NS=$NS pg_set d0 "count 500" &&
 		_PG_NS=$NS pg_set d0 "dst_mac 02:00:00:00:00:01" || return 1
@@ -75,6 +81,7 @@ printf '%s\n' "kpktgend_0 add_device d0" "kpktgend_1 add_device d1" \
 printf '%s\n' "kpktgend_0 rem_device_all" "kpktgend_1 rem_device_all" >"$tmp/rem"
 printf '%s\n' "pgctrl start" >"$tmp/start"
 printf '%s\n' "pgctrl stop" "pgctrl stop" "pgctrl reset" >"$tmp/stop"
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 race_writers() {
 	local l pids=() rc=0
 	for l in add rem start stop; do
@@ -95,6 +102,7 @@ ktap_diag "$(cat "$tmp"/race-*.out | grep '^writes')"
 check "afterwards: clean state and a 500-packet run" clean_state
 
 # --- 2. rename, then delete the bound device during a run
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 rename_delete() {
 	local i=0 end=$((SECONDS + RACE_SECONDS)) a b
 	while [ "$SECONDS" -lt "$end" ]; do
@@ -119,12 +127,14 @@ ktap_diag "rename/delete: $(cat "$tmp/rounds-rename" 2>/dev/null)"
 check "afterwards: clean state and a 500-packet run" clean_state
 
 # --- 3. delete the netns during a run
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 netns_delete() {
 	local i=0 end=$((SECONDS + RACE_SECONDS)) k0 x
 	k0=$(pg_kthreads)
 	while [ "$SECONDS" -lt "$end" ]; do
 		i=$((i + 1)) x=pgt-r$(printf '%08x' "$SRANDOM")
 		ip netns add "$x" && ip -n "$x" link add x0 up type dummy || return 1
+		# shellcheck disable=SC2015 # the || branch is meant for a failure of either
 		_PG_NS=$x pg_set kpktgend_0 "add_device x0" && _PG_NS=$x pg_set x0 "count 0" ||
 			{ ip netns del "$x"; return 1; }
 		start_bg "$x"
@@ -132,6 +142,7 @@ netns_delete() {
 		ip netns del "$x"
 		kill -INT "$START_PID"
 		start_returns || { echo "round $i"; return 1; }
+		# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 		slowwait 30 eval '[ "$(pg_kthreads)" -eq "$k0" ]' ||
 			{ echo "round $i: $(pg_kthreads) kpktgend threads, want $k0"; return 1; }
 	done
@@ -142,6 +153,7 @@ ktap_diag "netns delete: $(cat "$tmp/rounds-netns" 2>/dev/null)"
 check "afterwards: clean state and a 500-packet run" clean_state
 
 # --- 4. rmmod during a run
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 rmmod_running() {
 	local i=0 end=$((SECONDS + RACE_SECONDS))
 	while [ "$SECONDS" -lt "$end" ]; do
@@ -167,6 +179,7 @@ check "afterwards: load, clean state and a 500-packet run" eval 'pg_load && clea
 
 # --- 5. CPU 1 offline and online during a run on kpktgend_1
 CPU1=/sys/devices/system/cpu/cpu1/online
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 cpu_toggle() {
 	local i=0 end=$((SECONDS + RACE_SECONDS)) n0 n1 res
 	_PG_NS=$NS pg_set kpktgend_1 "add_device d1" && _PG_NS=$NS pg_set d1 "count 0" || return 1
@@ -177,7 +190,9 @@ cpu_toggle() {
 		echo 0 >"$CPU1" || { echo "round $i: offline failed"; return 1; }
 		sleep 0.2
 		echo 1 >"$CPU1" || { echo "round $i: online failed"; return 1; }
+		# shellcheck disable=SC2034 # used where shellcheck cannot see it (eval, a sourced script, indirection)
 		n0=$(sofar d1)
+		# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 		slowwait 10 eval '[ "$(sofar d1)" -gt "$n0" ]' ||
 			{ echo "round $i: the run stopped sending"; return 1; }
 	done

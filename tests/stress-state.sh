@@ -13,4 +13,5 @@
 SF_SEED=${FUZZ_SEED:-$SRANDOM}
 SF_SECONDS=${FUZZ_SECONDS:-600}
 SF_ACTIONS=${FUZZ_ACTIONS:-1000000}
+# shellcheck source=lib/statefuzz.sh
 . "$LIB_DIR/statefuzz.sh"

@@ -48,6 +48,7 @@ pcap.check_runs(sys.argv[2:], {"mpls_rnd": mpls_rnd})
 '
 
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 setup() {
 	pg_load || return 1
 	setup_ns NSA NSB || return 1

@@ -43,12 +43,14 @@ pcap.check_runs(sys.argv[2:], {"ts_stamped": ts_stamped})
 
 zeros() { printf '%0*d' $((2 * $1)) 0; }	# N: N zero bytes in hex
 snmp_ip() {	# NS FIELD: a field of the Ip: lines of /proc/net/snmp
+	# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 	ip netns exec "$1" awk -v k="$2" '
 		$1 == "Ip:" && !h { for (i = 2; i <= NF; i++) c[$i] = i; h = 1; next }
 		$1 == "Ip:" { print $c[k] }' /proc/net/snmp
 }
 rx_packets() { ns_cat "$NSB" /sys/class/net/vethB/statistics/rx_packets; }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 setup() {
 	pg_load || return 1
 	setup_ns NSA NSR NSB || return 1
@@ -79,13 +81,14 @@ setup() {
 opt_run() {
 	local lab=$1 spec=$2 hex=$3 ihl=$((5 + ${#3} / 8))
 	one_run "$lab" 20 '"all": [
- ["frame '$SIZE' bytes, ihl '$ihl', ttl 32, options '$hex'",
-  {"len": '$SIZE', "ip.ihl": '$ihl', "ip.ttl": 32, "ip.options": "'$hex'",
+ ["frame '"$SIZE"' bytes, ihl '"$ihl"', ttl 32, options '"$hex"'",
+  {"len": '"$SIZE"', "ip.ihl": '"$ihl"', "ip.ttl": 32, "ip.options": "'"$hex"'",
    "ip.src": "'$IPA'"}]]'"${4:+, $4}" "ip_opt $spec"
 	file_has "$lab" "Params ip_opt line" "     ip_opt: $spec ($((${#hex} / 2)) bytes)"
 }
 
 # w_err ERRNO RESULT CMD: writing CMD fails with ERRNO and Result RESULT.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 w_err() {
 	local rc=0 res
 	in_ns "$NSA" pg_write vethA "$3" || rc=$?
@@ -122,12 +125,15 @@ check "ip_opt lsrr:1.2.3.4,ssrr:1.2.3.4: EINVAL (one route)" w_err $EINVAL \
 	"ERROR: $ROUTEF" "ip_opt lsrr:1.2.3.4,ssrr:1.2.3.4"
 check "ip_opt hex:123: EINVAL" w_err $EINVAL \
 	"ERROR: ip_opt: hex:<an even number of hex digits>" "ip_opt hex:123"
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "a refused ip_opt keeps the previous options" eval \
 	'in_ns "$NSA" pg_read vethA | grep -qx "     ip_opt: ra,rr:2 (16 bytes)"'
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "ip_opt with IPV6: EINVAL" eval '
 	in_ns "$NSA" pg_set vethA "flag IPV6" >/dev/null &&
 	w_err $EINVAL "ERROR: ip_opt: IPv4 options need IPv4 (flag !IPV6)" "ip_opt ra"; r=$?
 	in_ns "$NSA" pg_set vethA "flag !IPV6" >/dev/null && exit $r'
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "ip_opt none: OK, no Params line" eval '
 	w_err 0 "OK: ip_opt=none (0 bytes)" "ip_opt none" &&
 	! in_ns "$NSA" pg_read vethA | grep -q "^     ip_opt:"'

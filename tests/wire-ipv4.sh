@@ -49,6 +49,7 @@ one_run() {
 		"$lab" "$n" "$size" "$smac" "$id0" "$tsm" "$t0" "$t1")")
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 result_ok() {	# N START_RC CONFIG_ERROR
 	local cur
 	[ -z "$3" ] || { echo "$3"; return 1; }
@@ -66,6 +67,7 @@ defer rm -rf "$TMP"
 ktap_header
 ktap_plan $((5 * (NCHECKS + 2)))
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 setup() {
 	pg_load || return 1
 	setup_ns NSA NSB || return 1

@@ -51,12 +51,14 @@ pcap.check_runs(sys.argv[2:], {"bitmask": bitmask})
 '
 
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 setup() {
 	local d
 	pg_load || return 1
 	setup_ns NSA NSB || return 1
 	veth_create "$NSA" vethA "$NSB" vethB || return 1
 	for d in "$NSA vethA" "$NSB vethB"; do
+		# shellcheck disable=SC2086 # split into its fields
 		set -- $d
 		ip netns exec "$1" sysctl -qw "net.ipv6.conf.$2.accept_dad=0" \
 			"net.ipv6.conf.$2.router_solicitations=0" \

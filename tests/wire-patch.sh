@@ -46,6 +46,7 @@ ktap_plan $((2 * ${#CASES[@]}))
 
 TMP=$(lib_tmpdir)
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 setup() {
 	pg_load || return 1
 	setup_ns NSA || return 1

@@ -107,6 +107,7 @@ q_delta() {
 		check "$1: vethB RX queues got $3 ($2)" _q_is "$3"
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 _q_is() {
 	local -a a b w
 	local i got="" bad=0
@@ -139,15 +140,17 @@ cur_is() {
 }
 
 T() { [ -n "${WIRE_TIMING:-}" ] && echo "# $* $SECONDS" >>"$TMP/timing"; return 0; }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 setup() {
 	local ns
 	T start
 	pg_load || return 1
 	T loaded
 	setup_ns NSA NSB || return 1
-	ip -n "$NSA" link add vethA numtxqueues $NQ numrxqueues $NQ type veth \
-		peer name vethB netns "$NSB" numtxqueues $NQ numrxqueues $NQ || return 1
+	ip -n "$NSA" link add vethA numtxqueues "$NQ" numrxqueues "$NQ" type veth \
+		peer name vethB netns "$NSB" numtxqueues "$NQ" numrxqueues "$NQ" || return 1
 	for ns in "$NSA vethA $IPA" "$NSB vethB $IPB"; do
+		# shellcheck disable=SC2086 # split into its fields
 		set -- $ns
 		ip netns exec "$1" sysctl -qw "net.ipv6.conf.$2.disable_ipv6=1" &&
 			ip -n "$1" addr add "$3/24" dev "$2" &&

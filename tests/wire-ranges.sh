@@ -44,6 +44,7 @@ one_run() {
 	RUNS+=("{\"lab\": \"$lab\", \"n\": $n, \"checks\": $checks}")
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 result_ok() {	# N START_RC CONFIG_ERROR
 	local cur
 	[ -z "$3" ] || { echo "$3"; return 1; }
@@ -58,6 +59,7 @@ result_ok() {	# N START_RC CONFIG_ERROR
 TMP=$(mktemp -d /tmp/wire-ranges.XXXXXX)
 defer rm -rf "$TMP"
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 setup() {
 	pg_load || return 1
 	setup_ns NSA NSB || return 1

@@ -27,6 +27,7 @@ ktap_plan 8
 
 TMP=$(lib_tmpdir)
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 setup() {
 	pg_load || return 1
 	setup_ns NSA NSB || return 1
@@ -75,6 +76,7 @@ run() {
 	after=$(rx_packets "$ns" "$rdev")
 	res=$(in_ns "$NSA" pg_result "$dev")
 	ktap_diag "$lab: Result: $res; $rdev rx_packets +$((after - before))"
+	# shellcheck disable=SC2015 # either failing is a failure
 	case $dev:$res in
 	vethA:"OK: "*" $n ("*) [ $((after - before)) -eq "$n" ] ;;
 	d0:"OK: "*" $n ("*) true ;;	# netif_receive: no device counter

@@ -19,6 +19,7 @@ REPO=$(cd "$(dirname "$0")/../.." && pwd)
 
 if [ -z "${DKMS_PRIVATE:-}" ] && [ "$(id -u)" -eq 0 ] &&
    unshare -m --propagation private true 2>/dev/null; then
+	# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 	exec env DKMS_PRIVATE=1 unshare -m --propagation private \
 		sh -c 'mount -t tmpfs dkms /var/lib/dkms 2>/dev/null; exec "$0"' "$0"
 fi
@@ -29,10 +30,12 @@ VER=$(make -s --no-print-directory -C "$REPO" version)
 T=$(lib_tmpdir)
 OPTS=(--sourcetree "$T/src" --dkmstree "$T/dkms" --installtree "$T/lib/modules")
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 dk() { dkms "$1" "pktgen/$VER" "${@:2}" "${OPTS[@]}" 2>&1; }
 
 # installed KV: DKMS put our module (this version, built for KV) under
 # updates/, and depmod -b resolves pktgen to it.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 installed() {
 	local f
 	f=$(modinfo -b "$T" -k "$1" -F filename pktgen) || return 1
@@ -42,6 +45,7 @@ installed() {
 	dkms status "pktgen/$VER" -k "$1" "${OPTS[@]}" | grep -q ': installed'
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 removed() { ! ls "$T/lib/modules/$1"/updates/dkms/pktgen.ko* 2>/dev/null; }
 
 per_kernel() {	# KV: build, install, check, remove

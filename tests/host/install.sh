@@ -16,8 +16,10 @@ REPO=$(cd "$(dirname "$0")/../.." && pwd)
 T=$(lib_tmpdir)
 TOOLS="ipodump pgstats pktgen-rfc2544 pktgen-sweep pktgen-top"
 KV=6.0.0-pgtest		# a release no kernel has: an empty module tree
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 mk() { make -s --no-print-directory -C "$1" "${@:2}"; }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 version_checkout() {
 	local v h
 	v=$(mk "$REPO" version)
@@ -26,6 +28,7 @@ version_checkout() {
 		[ "$v" = "$(cat "$REPO/VERSION")+g$h" ] || { echo "version '$v', hash $h"; return 1; }
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 version_tarball() {
 	mkdir -p "$T/src" && git -C "$REPO" archive HEAD | tar -x -C "$T/src" || return 1
 	local v
@@ -33,9 +36,11 @@ version_tarball() {
 	[ "$v" = "$(cat "$REPO/VERSION")" ] || { echo "version '$v'"; return 1; }
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 tools_installed() {
 	local t
 	for t in $TOOLS; do
+		# shellcheck disable=SC2015 # the || branch is meant for a failure of either
 		[ -x "$T/root/usr/bin/$t" ] && [ -f "$T/root/usr/lib/pktgen/$t" ] ||
 			{ ls -lR "$T/root/usr"; return 1; }
 	done
@@ -45,6 +50,7 @@ tools_installed() {
 	done
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 tools_removed() {
 	local t
 	for t in $TOOLS; do
@@ -54,11 +60,13 @@ tools_removed() {
 }
 
 # the uapi header installed, and the memo's code compiles against it alone
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 header_installed() {
 	[ -f "$T/root/usr/include/linux/pf_ipoption.h" ] || { ls -lR "$T/root/usr"; return 1; }
 	cc -fsyntax-only -I"$T/root/usr/include" "$REPO/tests/lib/ipo_memo.c"
 }
 
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 module_uninstall() {
 	mkdir -p "$T/mods/lib/modules/$KV/updates" || return 1
 	: >"$T/mods/lib/modules/$KV/updates/pktgen.ko"

@@ -54,7 +54,9 @@ while read -r kv root; do
 	mkdir -p "$dir"
 	# a fresh copy of the sources; keep objects of unchanged files
 	find "$dir" -maxdepth 1 \( -name '*.c' -o -name '*.h' \) -delete
-	cp Kbuild $(ls ./*.c ./*.h 2>/dev/null | grep -v '\.mod\.c$') "$dir"/ 2>/dev/null
+	srcs=()
+	for f in ./*.c ./*.h; do [[ $f == *.mod.c ]] || srcs+=("$f"); done
+	cp Kbuild "${srcs[@]}" "$dir"/ 2>/dev/null
 	# the uapi header the module shares with user space
 	rm -rf "$dir/include" && cp -r include "$dir"/
 	if [ ! -f "$dir/Kbuild" ] || ! ls "$dir"/*.c >/dev/null 2>&1; then

@@ -161,6 +161,7 @@ lib_prog() {
 exec {_PAUSE_FD}<> <(:)
 sleep() {
 	local _
+	# shellcheck disable=SC2015 # the || branch is meant for a failure of either
 	[ "$#" -eq 1 ] && [[ $1 =~ ^[0-9]*\.?[0-9]+$ ]] &&
 		{ read -rt "$1" -u "${_PAUSE_FD:--1}" _ 2>/dev/null; [ $? -gt 128 ]; } ||
 		command sleep "$@"
@@ -210,12 +211,13 @@ slowwait() {
 # until_counter_is EXPR CMD...: CMD prints a number; print it, and
 # succeed if "number EXPR" holds (EXPR e.g. ">= 5").
 until_counter_is() {
-	local expr=$1 cur
+	local expr=$1 cur cond
 	shift
 	cur=$("$@")
 	cur=$((cur))
 	echo "$cur"
-	((cur $expr))
+	cond="$cur $expr"	# an expression's text: (( )) evaluates it
+	((cond))
 }
 
 # busywait_for_counter TIMEOUT_MS DELTA CMD...: CMD's number grows by
@@ -242,6 +244,7 @@ slowwait_for_counter() {
 # and pg_write_raw run the helper once per call.  Without the helper:
 # python (one-shot only).  It enters the caller's netns (or, under in_ns,
 # the named one) for every request: pgctrl acts on the writer's netns.
+# shellcheck disable=SC2089 # python's quotes, for python -c
 _PGW_PY='import os, sys
 if sys.argv[1] == "-r":
     sys.stdout.write(open(sys.argv[2]).read()); sys.exit(0)
@@ -571,6 +574,7 @@ in_ns() {
 		local f=$_LIB_TMP/in_ns.$BASHPID.sh
 		_pgw_init
 		{
+			# shellcheck disable=SC2090 # declare -p quotes it for the child
 			declare -p LIB_DIR PCAP_PY PG_PROC PG_HELPERS _PAUSE_FD _PGW _PGW_PY \
 				_PGS_TOK ${_PGS_TOK:+_PGS_W _PGS_R}
 			declare -f
@@ -579,6 +583,7 @@ in_ns() {
 			echo "_DEFER_DEPTH=0 _DEFER_CMD=() _DEFER_AT=() NS_LIST=()"
 			echo "trap _lib_exit EXIT"
 		} >"$f"
+		# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 		ip netns exec "$ns" bash -c '. "$0"; "$@"' "$f" "$@"
 	else
 		ip netns exec "$ns" "$@"

@@ -149,6 +149,7 @@ for t in "${scripts[@]}"; do
 	fi
 	if [ -n "$leaks" ]; then
 		echo "# kmemleak after $name:"
+		# shellcheck disable=SC2001 # every line of it
 		sed 's/^/# /' <<<"$leaks"
 		reason="${reason:+$reason, }kmemleak report"
 	fi

@@ -81,6 +81,7 @@ router_create() {
 		ip -n "$R" addr add "$3/24" dev r1 && ip -n "$K" addr add "$4/24" dev k0 ||
 		return 1
 	ip netns exec "$R" sysctl -qw net.ipv4.ip_forward=1 || return 1
+	# shellcheck disable=SC2034 # used where shellcheck cannot see it (eval, a sourced script, indirection)
 	MR0=$(mac_of "$R" r0) MR1=$(mac_of "$R" r1) MK=$(mac_of "$K" k0) MS=$(mac_of "$S" s0)
 	ip -n "$S" neigh add "$2" lladdr "$MR0" dev s0 nud permanent &&
 		ip -n "$S" route add default via "$2" &&
@@ -111,6 +112,7 @@ fwd_path_create() {
 
 # ip_in_receives NS: Ip InReceives of NS (packets the IPv4 stack saw).
 ip_in_receives() {
+	# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 	ip netns exec "$1" awk '/^Ip: [0-9]/ { print $4 }' /proc/net/snmp
 }
 
@@ -136,6 +138,7 @@ rx_begin() {
 }
 
 # udp_noports: RX's count of UDP datagrams to no socket (/proc/net/snmp)
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 udp_noports() { ip netns exec "$RX" awk '/^Udp: [0-9]/ { print $3 }' /proc/net/snmp; }
 
 # netem_available: the kernel has sch_netem (tried on a probe netns)

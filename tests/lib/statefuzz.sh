@@ -44,6 +44,7 @@ if modprobe netdevsim 2>/dev/null && [ -w /sys/bus/netdevsim/new_device ]; then
 	id=$((SRANDOM % 30000 + 1000))
 	if echo "$id 1 4" >/sys/bus/netdevsim/new_device 2>/dev/null; then
 		defer eval "echo $id >/sys/bus/netdevsim/del_device"
+		# shellcheck disable=SC2012 # interface names: no odd characters
 		nsim_dev() { ls "/sys/bus/netdevsim/devices/netdevsim$id/net/" 2>/dev/null | head -n 1; }
 		slowwait 10 test -n "$(nsim_dev)" || :
 		n=$(nsim_dev)
@@ -88,6 +89,7 @@ fi
 [ -d "${OUT:-}" ] && cp "$log" "$OUT/statefuzz-${KV:-$(uname -r)}-$SF_SEED.log" 2>/dev/null
 check "the fuzzer did actions, writes and events" \
 	grep -qE '^figures: actions [1-9][0-9]* writes [1-9][0-9]* events [1-9]' "$tmp/out"
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "every failed write left a Result 'ERROR...' (or was EPERM/EACCES)" \
 	eval '! grep "^result after a failed write" "$tmp/out"'
 

@@ -18,6 +18,7 @@ find_checkpatch() {
 		"$REPO"/build/checkpatch/*/scripts/checkpatch.pl; do
 		[ -n "$c" ] && [ -f "$c" ] && { echo "$c"; return 0; }
 	done
+	# shellcheck disable=SC2012 # sorted by version: ls -d with sort -V
 	tarball=$(ls /usr/src/linux-source-*.tar.* 2>/dev/null | sort -V | tail -n 1)
 	[ -n "$tarball" ] || return 1
 	dir=$REPO/build/checkpatch
@@ -25,9 +26,11 @@ find_checkpatch() {
 	echo "style: extracting checkpatch from $tarball (once)" >&2
 	tar -xf "$tarball" -C "$dir" --wildcards '*/scripts/checkpatch.pl' \
 		'*/scripts/spelling.txt' '*/scripts/const_structs.checkpatch' || return 1
+	# shellcheck disable=SC2012 # the first path of a glob
 	ls "$dir"/*/scripts/checkpatch.pl 2>/dev/null | head -n 1
 }
 
+# shellcheck disable=SC2010 # our source file names: no odd characters
 files=$(ls ./*.c ./*.h 2>/dev/null | grep -v '\.mod\.c$')
 if [ -z "$files" ]; then
 	echo "style: no *.c / *.h files"
@@ -56,6 +59,7 @@ else
 	dir=$REPO/build/sparse-$kv
 	rm -rf "$dir"
 	mkdir -p "$dir"
+	# shellcheck disable=SC2086 # a list of file names
 	cp Kbuild $files "$dir"/
 	cp -r include "$dir"/
 	make -C "/lib/modules/$kv/build" M="$dir" C=2 modules >"$dir/sparse.log" 2>&1
@@ -63,6 +67,7 @@ else
 	out=$(grep -E '^[^ ]+:[0-9]+:[0-9]+: ' "$dir/sparse.log")
 	if [ "$st" -ne 0 ] || [ -n "$out" ]; then
 		echo "style: sparse ($kv): FAILED"
+		# shellcheck disable=SC2015 # the || branch is meant for a failure of either
 		[ -n "$out" ] && echo "$out" || tail -n 20 "$dir/sparse.log"
 		rc=1
 	else

@@ -153,11 +153,13 @@ wire_check() {
 # its checksum was found good).
 udp_counts() {
 	if [ "$2" = 6 ]; then
+		# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 		ip netns exec "$1" awk '
 			$1 == "Udp6InDatagrams" || $1 == "Udp6NoPorts" { ok += $2 }
 			$1 == "Udp6InCsumErrors" { bad = $2 }
 			END { print ok + 0, bad + 0 }' /proc/net/snmp6
 	else
+		# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 		ip netns exec "$1" awk '
 			$1 == "Udp:" && !h { for (i = 2; i <= NF; i++) k[i] = $i; h = 1; next }
 			$1 == "Udp:" { for (i = 2; i <= NF; i++) v[k[i]] = $i }
