@@ -95,15 +95,7 @@ ktap_plan $((42 + NNEW))
 hardened() { pg_is_ours || kver_ge 6 15; }
 if hardened; then ENOTSUP_WANT=$EOPNOTSUPP; else ENOTSUP_WANT=$ENOTSUPP; fi
 
-# w_is ERRNO FILE CMD: writing "CMD\n" fails with ERRNO (0 = succeeds).
-w_is() {
-	local rc=0
-	in_ns "$N" pg_write "$2" "$3" || rc=$?
-	[ "$rc" -eq "$1" ] && return 0
-	echo "write '$3' to $2: errno $rc, want $1"
-	return 1
-}
-# wr_is ERRNO FILE BYTES: the same for exact bytes (printf %b escapes).
+# wr_is ERRNO FILE BYTES: pg_write_is in $N for exact bytes (printf %b escapes).
 # shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 wr_is() {
 	local rc=0
@@ -122,7 +114,7 @@ res_is() {	# FILE TEXT
 }
 # w_res ERRNO FILE CMD RESULT: errno and the Result afterwards.
 # shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
-w_res() { w_is "$1" "$2" "$3" && res_is "$2" "$4"; }
+w_res() { pg_write_is "$N" "$1" "$2" "$3" && res_is "$2" "$4"; }
 # shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 wr_res() { wr_is "$1" "$2" "$3" && res_is "$2" "$4"; }
 # w_ret FILE BYTES: print write(2)'s return value (or -errno).
@@ -235,7 +227,7 @@ prefixes_einval() {	# FILE WORD: every prefix of WORD, with and without "\n"
 	local i p
 	for ((i = 1; i <= ${#2}; i++)); do
 		p=${2:0:i}
-		wr_is "$EINVAL" "$1" "$p" && w_is "$EINVAL" "$1" "$p" || return 1
+		wr_is "$EINVAL" "$1" "$p" && pg_write_is "$N" "$EINVAL" "$1" "$p" || return 1
 	done
 }
 check "device: every prefix of forsurewrongcommand: EINVAL" \
@@ -299,7 +291,7 @@ if pg_is_ours || kver_ge 6 7; then
 else	# no SHARED flag before v6.7: an unknown flag (write succeeds)
 	# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 	unknown_shared() {
-		w_is 0 dum0 "flag !SHARED" &&
+		pg_write_is "$N" 0 dum0 "flag !SHARED" &&
 			in_ns "$N" pg_result dum0 | head -n1 | grep -qx 'Flag -:!SHARED:- unknown'
 	}
 	check "flag !SHARED on stock < 6.7: unknown flag, write succeeds" \
@@ -314,7 +306,7 @@ in_ns "$N" pg_set dum0 "clone_skb 0"
 ours_refuses() {	# CMD PARAM: PARAM (a Params field) keeps its value
 	local v0 v1 res
 	v0=$(param dum0 "$2")
-	w_is "$EINVAL" dum0 "$1" || return 1
+	pg_write_is "$N" "$EINVAL" dum0 "$1" || return 1
 	v1=$(param dum0 "$2")
 	[ "$v0" = "$v1" ] || { echo "'$1' changed $2: $v0 -> $v1"; return 1; }
 	res=$(in_ns "$N" pg_result dum0)
@@ -334,7 +326,7 @@ check "thread: every prefix of forsureawrongcommand: EINVAL" \
 check "thread: Result unchanged by unknown commands (ours: names it)" \
 	res_is "$T0" "$(ours_or "OK: add_device=va" 'No such parameter "forsureawrongcommand"')"
 check "thread: max_before_softir (truncated): EINVAL" \
-	w_is "$EINVAL" "$T0" max_before_softir
+	pg_write_is "$N" "$EINVAL" "$T0" max_before_softir
 MBS="OK: Note! max_before_softirq is obsoleted -- Do not use"
 check "thread: max_before_softirq: OK + obsolete note" \
 	w_res 0 "$T0" max_before_softirq "$MBS"
@@ -371,7 +363,7 @@ params_of() {	# DEV: its Params block (the lines before "Current:")
 not_landed() { [[ "$1" == "No such parameter"* || "$1" == "Flag -:"* ]]; }
 new_case() {	# DEV SETUP CMD ERRNO RESULT: prints "SKIP why" or a failure
 	local dev=$1 c rc=0 before after res arr
-	w_is 0 "$T0" "add_device $dev" >/dev/null || { echo "add_device $dev failed"; return 1; }
+	pg_write_is "$N" 0 "$T0" "add_device $dev" >/dev/null || { echo "add_device $dev failed"; return 1; }
 	IFS=';' read -ra arr <<<"$2"
 	for c in "${arr[@]}"; do
 		in_ns "$N" pg_write "$dev" "$c" || rc=$?

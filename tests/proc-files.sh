@@ -31,15 +31,6 @@ is() {
 	return 1
 }
 
-# w_is ERRNO FILE CMD: writing "CMD\n" to FILE fails with ERRNO (0 = works).
-w_is() {
-	local rc=0
-	in_ns "$N" pg_write "$2" "$3" || rc=$?
-	[ "$rc" -eq "$1" ] && return 0
-	echo "write '$3' to $2: errno $rc, want $1"
-	return 1
-}
-
 line2() {	# FILE: its second line
 	local t
 	t=$(in_ns "$N" pg_read "$1") || return 1
@@ -53,7 +44,7 @@ line2() {	# FILE: its second line
 add_err() {
 	local before want
 	before=$(line2 "$2")
-	w_is "$1" "$2" "add_device $3" || return 1
+	pg_write_is "$N" "$1" "$2" "add_device $3" || return 1
 	is "$2" "Running: "$'\n'"$before"$'\n'"Result: ERROR: can not add device $3"
 }
 
@@ -125,7 +116,7 @@ check "every thread file is fresh: 'Result: NA'" \
 	all_threads_fresh "${CPUS[@]/#/kpktgend_}"
 
 # --- add_device and dev@N
-check "add_device dum0 on $T0" w_is 0 "$T0" "add_device dum0"
+check "add_device dum0 on $T0" pg_write_is "$N" 0 "$T0" "add_device dum0"
 check "$T0 text after add_device" \
 	thr_ok "$T0" "dum0 " "OK: add_device=dum0"
 check "device file dum0 exists, mode 0600" \
@@ -133,7 +124,7 @@ check "device file dum0 exists, mode 0600" \
 dev_ifname() { local l; l=$(line2 "$1") && echo "${l##*  ifname: }"; }
 check "dum0 Params show ifname: dum0" test "$(dev_ifname dum0)" = dum0
 
-check "add_device dum0@1 on $TL" w_is 0 "$TL" "add_device dum0@1"
+check "add_device dum0@1 on $TL" pg_write_is "$N" 0 "$TL" "add_device dum0@1"
 if [ "$TL" = "$T0" ]; then
 	check "$TL lists both (newest first)" \
 		thr_ok "$TL" "dum0@1 dum0 " "OK: add_device=dum0@1"
@@ -147,7 +138,7 @@ check "dum0 and dum0@1 are independent devices" ip netns exec "$N" sh -c \
 	"echo 'count 77' >$PG_PROC/dum0@1 && grep -q '^Params: count 77 ' $PG_PROC/dum0@1 &&
 	 grep -q '^Params: count 1000 ' $PG_PROC/dum0"
 check "add_device lo on $TL (loopback is accepted)" \
-	w_is 0 "$TL" "add_device lo"
+	pg_write_is "$N" 0 "$TL" "add_device lo"
 
 # --- add_device errors
 check "add_device of a missing device: ENODEV + ERROR Result" \
@@ -164,7 +155,7 @@ check "no proc file for failed add_device" \
 	test "$(listing | grep -c -e nosuch0 -e dum1)" = 0
 
 # --- rem_device_all
-check "rem_device_all on $TL" w_is 0 "$TL" "rem_device_all"
+check "rem_device_all on $TL" pg_write_is "$N" 0 "$TL" "rem_device_all"
 # the thread removes its devices asynchronously: let it catch up
 slowwait 10 thr_ok "$TL" "" "OK: rem_device_all"
 check "$TL text after rem_device_all" thr_ok "$TL" "" "OK: rem_device_all"
@@ -188,7 +179,7 @@ check "second netns thread files are fresh" \
 check "second netns cannot add the first netns' dum1: ENODEV" \
 	add_err $ENODEV "$T0" dum1
 check "second netns adds its own dum0 on $T0" \
-	w_is 0 "$T0" "add_device dum0"
+	pg_write_is "$N" 0 "$T0" "add_device dum0"
 check "second netns' dum0 is its own (count not shared)" sh -c \
 	"ip netns exec $NS2 sh -c 'echo count 5 >$PG_PROC/dum0' &&
 	 ip netns exec $NS2 grep -q '^Params: count 5 ' $PG_PROC/dum0 &&
@@ -197,8 +188,8 @@ check "second netns' dum0 is its own (count not shared)" sh -c \
 
 # --- pgctrl reset
 N=$NS
-w_is 0 "$TL" "add_device dum0@2" >/dev/null
-check "pgctrl reset in the first netns" w_is 0 pgctrl reset
+pg_write_is "$N" 0 "$TL" "add_device dum0@2" >/dev/null
+check "pgctrl reset in the first netns" pg_write_is "$N" 0 pgctrl reset
 want=$(base_files)
 slowwait 10 listing_is "$want"
 check "reset removed every device file of that netns" \

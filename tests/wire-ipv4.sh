@@ -43,22 +43,10 @@ one_run() {
 	t1=$(date +%s)
 	rx1=$(rx_packets)
 	check "$lab: start returned, Result OK: $n packets, pkts-sofar $n" \
-		result_ok "$n" "$rc" "$out"
+		pg_run_ok "$NSA" vethA "$n" "$rc" "$out"
 	check "$lab: vethB rx_packets grew by $n" test $((rx1 - rx0)) -eq "$n"
 	RUNS+=("$(printf '{"lab": "%s", "n": %d, "size": %d, "smac": "%s", "id0": %d, "ts": "%s", "t0": %d, "t1": %d}' \
 		"$lab" "$n" "$size" "$smac" "$id0" "$tsm" "$t0" "$t1")")
-}
-
-# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
-result_ok() {	# N START_RC CONFIG_ERROR
-	local cur
-	[ -z "$3" ] || { echo "$3"; return 1; }
-	cur=$(in_ns "$NSA" pg_read vethA) || return 1
-	[ "$2" -eq 0 ] && grep -q "^Result: OK: .*, $1 (" <<<"$cur" &&
-		grep -q "pkts-sofar: $1  errors: 0" <<<"$cur" && return 0
-	echo "start exit $2; device file:"
-	echo "$cur"
-	return 1
 }
 
 TMP=$(mktemp -d /tmp/wire-ipv4.XXXXXX)

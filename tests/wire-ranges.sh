@@ -40,20 +40,8 @@ one_run() {
 	done
 	[ -z "$out" ] && { pg_start_ns "$NSA" || rc=$?; }
 	check "$lab: start returned, Result OK: $n packets" \
-		result_ok "$n" "$rc" "$out"
+		pg_run_ok "$NSA" vethA "$n" "$rc" "$out"
 	RUNS+=("{\"lab\": \"$lab\", \"n\": $n, \"checks\": $checks}")
-}
-
-# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
-result_ok() {	# N START_RC CONFIG_ERROR
-	local cur
-	[ -z "$3" ] || { echo "$3"; return 1; }
-	cur=$(in_ns "$NSA" pg_read vethA) || return 1
-	[ "$2" -eq 0 ] && grep -q "^Result: OK: .*, $1 (" <<<"$cur" &&
-		grep -q "pkts-sofar: $1  errors: 0" <<<"$cur" && return 0
-	echo "start exit $2; device file:"
-	echo "$cur"
-	return 1
 }
 
 TMP=$(mktemp -d /tmp/wire-ranges.XXXXXX)

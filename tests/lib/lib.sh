@@ -447,6 +447,30 @@ pg_refuses() {
 	return 1
 }
 
+# pg_write_is NS ERRNO FILE CMD: writing "CMD\n" to FILE in NS fails
+# with ERRNO (0: succeeds); else say what it did.
+pg_write_is() {
+	local rc=0
+	in_ns "$1" pg_write "$3" "$4" || rc=$?
+	[ "$rc" -eq "$2" ] && return 0
+	echo "write '$4' to $3: errno $rc, want $2"
+	return 1
+}
+
+# pg_run_ok NS DEV N START_RC [CONFIG_ERROR]: a run of N packets on DEV
+# ended well: no configuration error, start exited 0, and DEV's Result
+# is OK with N sent and no errors; else print why and DEV's file.
+pg_run_ok() {
+	local cur
+	[ -z "${5:-}" ] || { echo "$5"; return 1; }
+	cur=$(in_ns "$1" pg_read "$2") || return 1
+	[ "$4" -eq 0 ] && grep -q "^Result: OK: .*, $3 (" <<<"$cur" &&
+		grep -q "pkts-sofar: $3  errors: 0" <<<"$cur" && return 0
+	echo "start exit $4; device file:"
+	echo "$cur"
+	return 1
+}
+
 # pg_set DEV CMD: the classic pgset; the write must succeed with Result OK:.
 pg_set() {
 	local rc=0 _PG_TEXT
