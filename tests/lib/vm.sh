@@ -81,6 +81,7 @@ fi
 # VM_OUT: an output directory of the caller's (tests/lib/mutants.sh
 # boots again into the same one)
 OUT=${VM_OUT:-$(mktemp -d /tmp/pktgen-vm.XXXXXX)}
+mkdir -p "$OUT" || exit 1
 chmod 755 "$OUT"
 echo "vm.sh: output in $OUT"
 
