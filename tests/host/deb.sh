@@ -50,18 +50,10 @@ FORCE_9P=""
 ktap_header
 ktap_plan $((PER * $(wc -w <<<"$RELEASES")))
 
-skip_all() {	# WHY
-	local i
-	for ((i = 0; i < PER * $(wc -w <<<"$RELEASES"); i++)); do
-		ktap_skip "deb" "$1"
-	done
-	echo "$_KT_PASS passed, $_KT_FAIL failed, $_KT_SKIP skipped"
-	ktap_finish
-}
-[ "$(id -u)" -eq 0 ] || skip_all "needs root"
-[ -n "${DEB_PRIVATE:-}" ] || skip_all "needs unshare -m"
-command -v debootstrap >/dev/null || skip_all "no debootstrap (apt-get install debootstrap)"
-[ -n "$VNG" ] || skip_all "no vng (tests/lib/setup.sh)"
+[ "$(id -u)" -eq 0 ] || ktap_skip_all "deb" "needs root"
+[ -n "${DEB_PRIVATE:-}" ] || ktap_skip_all "deb" "needs unshare -m"
+command -v debootstrap >/dev/null || ktap_skip_all "deb" "no debootstrap (apt-get install debootstrap)"
+[ -n "$VNG" ] || ktap_skip_all "deb" "no vng (tests/lib/setup.sh)"
 PATH=$(dirname "$(readlink -f "$VNG")"):$PATH
 
 in_root() {	# DIR CMD: bash -c CMD in the root DIR, as root, with /proc,
@@ -154,15 +146,6 @@ boot() {	# KV LOG: the root's kernel, the root as its filesystem
 		-- "bash /root/deb-guest.sh" </dev/null >"$2" 2>&1
 }
 
-not_reached() {	# N NAME...: fail the N subtests not run after an error
-	local n=$1
-	shift
-	while [ "$n" -gt 0 ] && [ $# -gt 0 ]; do
-		ktap_fail "$1" "not reached"
-		shift
-		n=$((n - 1))
-	done
-}
 
 one() {	# REL
 	local rel=$1 log t0 t_all=$SECONDS out kv ver st
@@ -183,7 +166,7 @@ one() {	# REL
 	t0=$SECONDS
 	if ! out=$(pristine "$rel" 2>&1); then
 		ktap_fail "$rel: root with linux-image, headers, dkms, debhelper" "$out"
-		not_reached $((PER - 1)) "${names[@]}"
+		ktap_not_reached $((PER - 1)) "${names[@]}"
 		return
 	fi
 	ktap_pass "$rel: root with linux-image, headers, dkms, debhelper ($out, $((SECONDS - t0))s)"
@@ -203,7 +186,7 @@ one() {	# REL
 		[ -z "$out" ] || ktap_diag "lintian: $out"
 	else
 		ktap_fail "${names[0]}" "$(tail -n 30 "$log-deb.log")"
-		not_reached $((PER - 2)) "${names[@]:1}"
+		ktap_not_reached $((PER - 2)) "${names[@]:1}"
 		drop_root
 		return
 	fi

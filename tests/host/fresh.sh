@@ -42,23 +42,15 @@ ROOT="" MOUNTS=()
 ktap_header
 ktap_plan $((PER * $(wc -w <<<"$RELEASES")))
 
-skip_all() {	# WHY
-	local i
-	for ((i = 0; i < PER * $(wc -w <<<"$RELEASES"); i++)); do
-		ktap_skip "fresh root" "$1"
-	done
-	echo "$_KT_PASS passed, $_KT_FAIL failed, $_KT_SKIP skipped"
-	ktap_finish
-}
 
-[ "$(id -u)" -eq 0 ] || skip_all "needs root"
-[ -n "${FRESH_PRIVATE:-}" ] || skip_all "needs unshare -m"
+[ "$(id -u)" -eq 0 ] || ktap_skip_all "fresh root" "needs root"
+[ -n "${FRESH_PRIVATE:-}" ] || ktap_skip_all "fresh root" "needs unshare -m"
 if ! command -v debootstrap >/dev/null; then
 	echo "# installing debootstrap on this host (apt-get install debootstrap)"
 	apt-get install -y -q debootstrap >"$T/apt-debootstrap.log" 2>&1 ||
 		{ apt-get update && apt-get install -y -q debootstrap; } \
 			>>"$T/apt-debootstrap.log" 2>&1 ||
-		skip_all "no debootstrap ($(tail -n 1 "$T/apt-debootstrap.log"))"
+		ktap_skip_all "fresh root" "no debootstrap ($(tail -n 1 "$T/apt-debootstrap.log"))"
 fi
 
 # "URI SUITE" for every enabled deb source of the host's apt
@@ -106,7 +98,7 @@ MIRROR=${MIRROR%/}
 SECURITY=${SECURITY%/}
 case $MIRROR in
 */debian) [ -n "$SECURITY" ] || SECURITY=$MIRROR-security ;;
-"") skip_all "no Debian mirror in the host's apt sources (FRESH_MIRROR=URL)" ;;
+"") ktap_skip_all "fresh root" "no Debian mirror in the host's apt sources (FRESH_MIRROR=URL)" ;;
 esac
 echo "# mirror $MIRROR, security ${SECURITY:-none}, cache $CACHE"
 
@@ -240,15 +232,6 @@ copy_checkout() {
 }
 
 # ---------------------------------------------------------------- a run
-not_reached() {	# N NAME...: fail the N subtests not run after an error
-	local n=$1
-	shift
-	while [ "$n" -gt 0 ] && [ $# -gt 0 ]; do
-		ktap_fail "$1" "not reached"
-		shift
-		n=$((n - 1))
-	done
-}
 
 one() {	# REL
 	local rel=$1 log t0 t_all=$SECONDS t_db t_apt t_run st out kl
@@ -266,7 +249,7 @@ one() {	# REL
 	t0=$SECONDS
 	if ! out=$(pristine "$rel" 2>&1); then
 		ktap_fail "$rel: debootstrap --variant=minbase $rel" "$out"
-		not_reached $((PER - 1)) "${names[@]:1}"
+		ktap_not_reached $((PER - 1)) "${names[@]:1}"
 		return
 	fi
 	t_db=$((SECONDS - t0))
@@ -274,7 +257,7 @@ one() {	# REL
 
 	if ! { make_root "$rel" && copy_checkout; } >"$log-root.log" 2>&1; then
 		ktap_fail "${names[0]}" "$(cat "$log-root.log")"
-		not_reached $((PER - 2)) "${names[@]:1}"
+		ktap_not_reached $((PER - 2)) "${names[@]:1}"
 		drop_root
 		return
 	fi
@@ -286,7 +269,7 @@ one() {	# REL
 	t_apt=$((SECONDS - t0))
 	if [ "$st" -ne 0 ]; then
 		ktap_fail "${names[1]}" "$(tail -n 20 "$log-apt.log")"
-		not_reached $((PER - 2)) "${names[@]:2}"
+		ktap_not_reached $((PER - 2)) "${names[@]:2}"
 		drop_root
 		return
 	fi

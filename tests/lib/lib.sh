@@ -36,9 +36,30 @@ ktap_fail() {
 	echo "not ok $_KT_N $1"
 }
 ktap_skip() { _KT_N=$((_KT_N + 1)) _KT_SKIP=$((_KT_SKIP + 1)); echo "ok $_KT_N $1 # SKIP ${2:-}"; }
+_ktap_skip_left() {	# NAME WHY
+	while [ "$_KT_N" -lt "$_KT_PLAN" ]; do ktap_skip "$1 ($((_KT_N + 1)))" "$2"; done
+}
 # ktap_skip_rest NAME WHY: skip the rest of the plan ("NAME (N)"), finish
 ktap_skip_rest() {
-	while [ "$_KT_N" -lt "$_KT_PLAN" ]; do ktap_skip "$1 ($((_KT_N + 1)))" "$2"; done
+	_ktap_skip_left "$@"
+	ktap_finish
+}
+# ktap_not_reached N NAME...: fail the first N of NAMEs, subtests an
+# earlier error kept from running
+ktap_not_reached() {
+	local n=$1
+	shift
+	while [ "$n" -gt 0 ] && [ $# -gt 0 ]; do
+		ktap_fail "$1" "not reached"
+		shift
+		n=$((n - 1))
+	done
+}
+# ktap_skip_all NAME WHY: a host test that cannot run here: the rest of
+# its plan skipped, its counts line, exit 4 (skipped) if nothing ran
+ktap_skip_all() {
+	_ktap_skip_left "$@"
+	echo "$_KT_PASS passed, $_KT_FAIL failed, $_KT_SKIP skipped"
 	ktap_finish
 }
 
