@@ -94,9 +94,9 @@ static inline struct sk_buff *napi_build_skb(void *data, unsigned int frag_size)
 #endif
 
 /*
- * Bounded random numbers: before get_random_u32_below(), the stock
- * pktgen of those kernels used prandom_u32_max(), the same multiply-
- * and-shift without rejection (a bias below 2^-32 for these ranges).
+ * Bounded random numbers: before get_random_u32_below(), those kernels'
+ * prandom_u32_max(): a multiply-and-shift without rejection, slightly
+ * biased for large ranges.
  */
 #ifndef HAVE_GET_RANDOM_U32_BELOW
 static inline u32 get_random_u32_below(u32 ceil)
