@@ -157,6 +157,8 @@ dkms-src:
 	cp -r include $(DKMS_DIR)/
 	mkdir -p $(DKMS_DIR)/ipoption
 	cp ipoption/Kbuild ipoption/*.c ipoption/*.h $(DKMS_DIR)/ipoption/
+	mkdir -p $(DKMS_DIR)/probes
+	cp probes/Kbuild.probes probes/*.c probes/*.sym $(DKMS_DIR)/probes/
 	sed 's/@VERSION@/$(PKTGEN_VERSION)/' dkms.conf >$(DKMS_DIR)/dkms.conf
 
 # the pktgen versions DKMS holds ("pktgen/V, KVER, arch: state" or "pktgen/V: added")

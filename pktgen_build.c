@@ -439,7 +439,7 @@ static void pg_add_frags(struct sk_buff *skb, struct page *page, unsigned int n,
 	 * the skb it shares for a checksum, which BUG()s.
 	 */
 	if (shared_frag)
-		skb_shinfo(skb)->flags |= SKBFL_SHARED_FRAG;
+		pg_skb_mark_shared_frag(skb);
 }
 
 /*

@@ -6,6 +6,7 @@
  */
 #ifdef __KERNEL__
 #include <linux/bitops.h>
+#include <linux/limits.h>
 #include <linux/math64.h>
 #include <linux/string.h>
 #include <linux/time64.h>

@@ -786,7 +786,7 @@ int pg_thread_start(struct pktgen_thread *t)
 
 	if (READ_ONCE(t->task))
 		return 0;
-	task = kthread_create_on_cpu(pg_thread_fn, t, t->cpu, PG_THREAD_PREFIX "%u");
+	task = pg_kthread_create_on_cpu(pg_thread_fn, t, t->cpu, PG_THREAD_PREFIX "%u");
 	if (IS_ERR(task))
 		return PTR_ERR(task);
 

@@ -47,6 +47,7 @@
 #include <net/ip.h>
 #include <net/net_namespace.h>
 
+#include "../pktgen_compat.h"
 #include "ipoption.h"
 
 #define IPO_CLS_SLOTS		32		/* interfaces with a row of their own */

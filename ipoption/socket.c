@@ -517,7 +517,7 @@ static int ipo_sk_recvmsg(struct socket *sock, struct msghdr *msg, size_t len, i
 
 	if (flags & ~IPO_SK_RECV_FLAGS)
 		return -EOPNOTSUPP;
-	skb = skb_recv_datagram(sk, flags, &err);
+	skb = pg_skb_recv_datagram(sk, flags, &err);
 	if (!skb)
 		return err;
 	copied = skb->len;

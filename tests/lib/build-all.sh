@@ -60,11 +60,12 @@ kmake() {	# KV ROOT DIR MAKE-ARGS...
 # copy SRC... into DIR where they differ: an unchanged file keeps its
 # object (a second run, such as tests/host/lint.sh's after make check's,
 # builds nothing); files the tree no longer has go
-sync_sources() {	# DIR SRC... (paths in the repository: . and ipoption/)
+sync_sources() {	# DIR SRC... (paths in the repository: ., ipoption/, probes/)
 	local dir=$1 f
 	shift
-	mkdir -p "$dir/ipoption"
-	for f in "$dir"/*.c "$dir"/*.h "$dir"/ipoption/*.c "$dir"/ipoption/*.h; do
+	mkdir -p "$dir/ipoption" "$dir/probes"
+	for f in "$dir"/*.c "$dir"/*.h "$dir"/ipoption/*.c "$dir"/ipoption/*.h \
+		"$dir"/probes/*.c "$dir"/probes/*.sym; do
 		[[ $f = *.mod.c ]] && continue
 		[ ! -e "$f" ] || [ -e "${f#"$dir"/}" ] || rm -f "$f"
 	done
@@ -86,6 +87,17 @@ sync_sources() {	# DIR SRC... (paths in the repository: . and ipoption/)
 sparse_check() {	# KV ROOT DIR
 	local kv=$1 root=$2 dir=$3 check=sparse out st
 	[ -n "$root" ] && check=/pktgen-sparse
+	# the host's sparse in a root of an older release (bullseye's
+	# libc is older than the one it was linked against) cannot run
+	# shellcheck disable=SC2016
+	if [ -n "$root" ] && ! unshare -m sh -c 'mount --make-rprivate / &&
+		mount --bind "$1" "$0/pktgen-sparse" &&
+		exec chroot "$0" /pktgen-sparse --version' \
+		"$root" "$(command -v sparse)" >/dev/null 2>&1; then
+		echo "sparse $kv: skipped (the host's sparse does not run in" \
+			"$root: its libc is older)"
+		return 4
+	fi
 	kmake "$kv" "$root" "$dir" -j"$(nproc)" W=1 PKTGEN_VERSION="$VERSION" \
 		C=2 KBUILD_CHECKSRC=2 CHECK="$check" modules \
 		</dev/null >"$dir/sparse.log" 2>&1
@@ -125,8 +137,9 @@ while read -r kv root; do
 	fi
 	dir=$REPO/build/$kv
 	mkdir -p "$dir"
-	srcs=(Kbuild ipoption/Kbuild)
-	for f in *.c *.h ipoption/*.c ipoption/*.h; do
+	# probes/: the feature probes Kbuild runs first (.probes/ in DIR)
+	srcs=(Kbuild ipoption/Kbuild probes/Kbuild.probes)
+	for f in *.c *.h ipoption/*.c ipoption/*.h probes/*.c probes/*.sym; do
 		[ -e "$f" ] && [[ $f != *.mod.c ]] && srcs+=("$f")
 	done
 	sync_sources "$dir" "${srcs[@]}"

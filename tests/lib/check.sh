@@ -60,7 +60,8 @@ done
 # Debian builds) or, CHECK_MATRIX=1 (make check-all), every installed and
 # cached one.  Both run the full suite on the oldest and the newest and
 # the fast differential subset (vm.sh's KV:fast) on the others;
-# CHECK_FULL=1: the full suite on all.
+# CHECK_FULL=1: the full suite on all.  A kernel the cache marks
+# KREL/fast (kernels.sh: 5.10) always gets the fast subset.
 if [ $# -eq 0 ]; then
 	if [ "${CHECK_MATRIX:-0}" = 1 ]; then
 		mapfile -t all < <({
@@ -70,7 +71,15 @@ if [ $# -eq 0 ]; then
 	else
 		mapfile -t all < <("$REPO"/tests/lib/kernels.sh check)
 	fi
+	kcache=${PKTGEN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pktgen}/kernels
+	mapfile -t fast < <(for k in "${all[@]}"; do
+		[ -e "$kcache/$k/fast" ] && echo "$k"; done)
+	mapfile -t all < <(for k in "${all[@]}"; do
+		[ -e "$kcache/$k/fast" ] || echo "$k"; done)
 	set --
+	for k in "${fast[@]}"; do
+		set -- "$@" "$k:fast"
+	done
 	for i in "${!all[@]}"; do
 		if [ "$i" -eq 0 ] || [ "$i" -eq $((${#all[@]} - 1)) ] ||
 		   [ "${CHECK_FULL:-0}" = 1 ]; then

@@ -28,13 +28,17 @@
 #				depmod'ed (guest.sh bind-mounts it over
 #				the guest's /lib/modules/KREL)
 #	KREL/root		the name of the build root its headers are in
-#	root-REL/		a debootstrapped Debian REL (bookworm, trixie)
+#	KREL/fast		(5.10, Debian 11's) check.sh runs only the
+#				fast differential subset on it: the rest of
+#				the suite tests what only newer kernels offer
+#	root-REL/		a debootstrapped Debian REL (bullseye,
+#				bookworm, trixie)
 #				with make, the kernel's gcc and its headers
 #				installed by apt: build-all.sh builds there
 #				(chroot), with the compiler the kernel was
 #				built with
 # The packages come from a sources list of their own (apt/sources.list:
-# bookworm, trixie, trixie-backports; the host's mirror), with
+# bullseye, bookworm, trixie, trixie-backports; the host's mirror), with
 # `apt-get download`: the host's apt state is not touched.  APT_HOST=1
 # (setup.sh, for the host's own release) takes the host's sources and
 # lists instead and keeps the .debs in /var/cache/apt/archives.
@@ -75,15 +79,21 @@ apt_lists() {	# once a day: the package lists of the suites above
 	local stamp=$CACHE/apt/lists/.stamp
 	mkdir -p "$CACHE/apt/lists/partial" "$CACHE/apt/cache/archives/partial" \
 		"$CACHE/apt/debs"
-	cat >"$CACHE/apt/sources.list" <<-EOF
+	cat >"$CACHE/apt/sources.list.new" <<-EOF
+	deb $MIRROR bullseye main
+	deb $MIRROR bullseye-updates main
+	deb $SECURITY bullseye-security main
 	deb $MIRROR bookworm main
 	deb $MIRROR bookworm-updates main
 	deb $SECURITY bookworm-security main
 	deb $MIRROR trixie main
 	deb $MIRROR trixie-backports main
 	EOF
+	# a changed list of suites: its lists now, not tomorrow
+	cmp -s "$CACHE/apt/sources.list.new" "$CACHE/apt/sources.list" || rm -f "$stamp"
+	mv "$CACHE/apt/sources.list.new" "$CACHE/apt/sources.list"
 	[ -n "$(find "$stamp" -mmin -1440 2>/dev/null)" ] && return 0
-	echo "kernels: apt-get update (suites: bookworm, trixie, trixie-backports)"
+	echo "kernels: apt-get update (suites: bullseye, bookworm, trixie, trixie-backports)"
 	# shellcheck disable=SC2046
 	nice apt-get $(apt_opts) update >>"$LOG" 2>&1 || die "apt-get update failed (log: $LOG)"
 	touch "$stamp"
@@ -277,6 +287,7 @@ fetch_one() {	# KREL
 	mkdir -p "$CACHE/$k"
 	prepare_image "$k"
 	prepare_headers "$k"
+	[ "$rel" = bullseye ] && touch "$CACHE/$k/fast"
 	echo "kernels: $k: ready ($((SECONDS - t0))s)"
 }
 
