@@ -23,17 +23,18 @@
 set -u
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib/kmake.sh
+. "$REPO/tests/lib/kmake.sh"
 cd "$REPO" || exit 1
+# "KV [ROOT]" of every kernel build-all.sh builds (ROOT: a cache root)
+TARGETS=$(tests/lib/build-all.sh --list)
 newest_612() {	# the newest distribution 6.12 with headers (not a pg* debug build)
-	local b
-	for b in /lib/modules/6.12*/build; do
-		b=${b%/build}
-		b=${b#/lib/modules/}
-		[[ $b = *pg* ]] || echo "$b"
-	done | sort -V | tail -n 1
+	awk '$1 ~ /^6\.12/ && $1 !~ /pg/ { print $1 }' <<<"$TARGETS" | sort -V | tail -n 1
 }
 KV=${1:-$(newest_612)}
-[ -d "/lib/modules/$KV/build" ] || { echo "mutants: no /lib/modules/$KV/build" >&2; exit 1; }
+awk -v kv="$KV" '$1 == kv { f = 1 } END { exit !f }' <<<"$TARGETS" ||
+	{ echo "mutants: no headers of $KV" >&2; exit 1; }
+ROOT=$(awk -v kv="$KV" '$1 == kv { print $2 }' <<<"$TARGETS")
 MDIR=$REPO/build/mutants/$KV
 WORK=$MDIR/work
 KILL_MIN=${KILL_MIN:-95}
@@ -47,7 +48,7 @@ for p in "$SRC"/*.patch; do
 done
 [ ${#names[@]} -gt 0 ] || { echo "mutants: no $SRC/*.patch" >&2; exit 1; }
 
-kmake() { nice make -C "/lib/modules/$KV/build" M="$WORK" modules </dev/null >"$WORK/build.log" 2>&1; }
+build() { kmake "$KV" "$ROOT" "$WORK" modules </dev/null >"$WORK/build.log" 2>&1; }
 
 # ---- build: the baseline, then each mutant in the same tree
 if [ "${MUTANTS_BUILD:-1}" = 1 ]; then
@@ -59,7 +60,7 @@ if [ "${MUTANTS_BUILD:-1}" = 1 ]; then
 		[[ $f = *.mod.c ]] || cp "$f" "$WORK/$f"
 	done
 	cp -r include "$WORK"/
-	kmake || { echo "mutants: the unmutated build failed"; tail -n 20 "$WORK/build.log"; exit 1; }
+	build || { echo "mutants: the unmutated build failed"; tail -n 20 "$WORK/build.log"; exit 1; }
 	keep() {	# NAME: the work tree's modules as NAME's
 		mkdir -p "$MDIR/$1" &&
 			cp "$WORK/pktgen.ko" "$WORK/ipoption/pf_ipoption.ko" "$MDIR/$1/"
@@ -71,7 +72,7 @@ if [ "${MUTANTS_BUILD:-1}" = 1 ]; then
 			echo "mutants: $n: does not apply"
 			exit 1
 		fi
-		if kmake; then
+		if build; then
 			keep "$n" && cp "$SRC/$n.patch" "$MDIR/$n/mutant.patch"
 			echo "mutants: built $n ($((SECONDS - t0)) s)"
 		else
@@ -124,12 +125,13 @@ if ! grep -qs '^baseline ok$' "$RES/baseline.verdict"; then
 	exit 1
 fi
 killed=0 total=0
-printf '%-24s %-20s %s\n' MUTANT VERDICT "TESTS NAMED"
+w=$(printf '%s\n' MUTANT "${names[@]}" | awk '{ if (length > w) w = length } END { print w }')
+printf '%-*s %-20s %s\n' "$w" MUTANT VERDICT "TESTS NAMED"
 for n in "${names[@]}"; do
 	total=$((total + 1))
 	v=$(cat "$RES/$n.verdict" 2>/dev/null || echo "not run")
 	case $v in killed*) killed=$((killed + 1)) ;; esac
-	printf '%-24s %-20s %s\n' "$n" "$v" "$(sed -n 's/^Killed-by: //p' "$SRC/$n.patch")"
+	printf '%-*s %-20s %s\n' "$w" "$n" "$v" "$(sed -n 's/^Killed-by: //p' "$SRC/$n.patch")"
 done
 rate=$((killed * 100 / total))
 echo "killed $killed of $total: $rate%"
