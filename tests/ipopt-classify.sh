@@ -126,7 +126,7 @@ if ! pg_is_ours; then
 fi
 
 ktap_header
-ktap_plan 50
+ktap_plan 52
 # shellcheck disable=SC2034 # used where shellcheck cannot see it (eval, a sourced script, indirection)
 DMESG0=$(dmesg | wc -l)
 
