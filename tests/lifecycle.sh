@@ -368,9 +368,14 @@ check "$L: rmmod pktgen" unload_ok
 case_time
 
 # 11. delete one of two interfaces sending on the same thread: only its
-# pktgen device goes; the other keeps its file and goes on sending.
+# pktgen device goes; the other keeps its file and goes on sending.  A
+# delay for both: without one the thread sends on the first due device
+# only (its due time never moves), as the stock module does.
 L="delete one of two running"
-check "$L: load, add_device dumN and dumO (one thread)" eval 'pg_load && add dumN && add dumO'
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
+check "$L: load, add_device dumN and dumO (one thread), delay 1 ms each" eval '
+	pg_load && add dumN && add dumO &&
+	in_ns "$NS" pg_set dumN "delay 1000000" && in_ns "$NS" pg_set dumO "delay 1000000"'
 start_bg
 # shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "$L: both running" slowwait 30 eval 'running dumN && running dumO'
