@@ -121,6 +121,11 @@ for t in "${scripts[@]}"; do
 	if [ -e /sys/module/pktgen/initstate ] && ! rmmod pktgen; then
 		reason="${reason:+$reason, }rmmod pktgen failed"
 	fi
+	# the next test loads its own (ipo_load keeps a loaded one): a
+	# mutant's pf_ipoption.ko must not stay for the next mutant's tests
+	if [ -e /sys/module/pf_ipoption/initstate ] && ! rmmod pf_ipoption; then
+		reason="${reason:+$reason, }rmmod pf_ipoption failed"
+	fi
 	leaks=""
 	if [ -w "$KMEMLEAK" ]; then
 		# an object is reported once unreferenced and older than 5 s
