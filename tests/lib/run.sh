@@ -4,7 +4,7 @@
 # Test runner (inside the VM, as root): runs every executable tests/*.sh
 # in order, prints KTAP with each script's output as an indented subtest,
 # fails a script on a kernel splat, a kmemleak report (where the kernel has
-# kmemleak) or a failing `rmmod pktgen`, and writes
+# kmemleak) or a failing `rmmod pktgen` (or pf_ipoption), and writes
 # "passed failed skipped" (subtest counts) to $OUT/counts-$KV.
 #
 # Env: KV (default uname -r), OUT (default /tmp), TESTS="a b" (only these
