@@ -296,9 +296,18 @@ check-kcsan: kcsan-mod-kernel
 # built on the host, then one 6.12 VM runs the named tests on each
 # (tests/lib/mutants.sh, which prints the table).
 # MUTANTS_KV=KV another kernel; MUTANTS="NAME..." a subset.  Not in CI.
+# SAMPLE=N [SEED=S]: instead, a uniform random N of the mutants
+# tests/lib/mutants-gen.py writes for every site of both modules'
+# sources (build/mutants-gen/), their tests from tests/mutants/map.
+SEED ?= 1
 check-mutants:
 	tests/lib/setup.sh
+ifdef SAMPLE
+	python3 tests/lib/mutants-gen.py build/mutants-gen $(SAMPLE) $(SEED)
+	MUTANTS_SRC=build/mutants-gen/sample tests/lib/mutants.sh $(MUTANTS_KV)
+else
 	tests/lib/mutants.sh $(MUTANTS_KV)
+endif
 
 # Every test and the stress tests (STRESS=1); the debug kernel under TCG is
 # 5-10 times slower: longer limits per test and per VM (TEST_TIMEOUT,

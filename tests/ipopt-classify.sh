@@ -126,7 +126,7 @@ if ! pg_is_ours; then
 fi
 
 ktap_header
-ktap_plan 50
+ktap_plan 52
 # shellcheck disable=SC2034 # used where shellcheck cannot see it (eval, a sourced script, indirection)
 DMESG0=$(dmesg | wc -l)
 
@@ -234,6 +234,14 @@ check "off: nothing counted, enabled=0" eval 'ip_row total 0 0 0 0 0 0 0 0 0 0 &
 # 8. lifecycle: the counted veth deleted while on, packets arriving
 check "on, verdicts back to accept" eval '
 	ip_cmd on && ip_cmd "verdict rr accept" && ip_cmd "verdict ra accept"'
+
+# 7b. TS pointing at its last free slot (tsonly 9 of 12, tsandaddr 5 of
+# 12): room for one more entry, a timestamp and not malformed
+check "reset; ts tsonly pointer 9/12 x40, tsandaddr pointer 5/12 x30" eval '
+	ip_cmd reset && send "hex:440c09000000000000000000=40" "hex:440c05010000000000000000=30"'
+ip_snap
+check "last free slot: ts 70, malformed 0; all 70 forwarded" eval '
+	ip_row r0 0 70 0 0 0 0 0 0 0 70 && sink_is 70 && ip_cmd reset'
 # shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 counting() { ip_snap; [ "$(ip_val total.any)" -gt 0 ] 2>/dev/null; }
 devices "$S" "$STHR" s0 "$KIP" "$R0MAC" "ra=0" >/dev/null

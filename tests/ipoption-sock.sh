@@ -216,6 +216,21 @@ t_rsvp_only() {
 }
 sub "IP_RECVRSVP: RA packets of UDP bypass the socket, forwarded" t_rsvp_only
 
+# a plain listener and, opened after it (first in the type's list), an
+# IP_RECVRSVP one: the filter passes the packet over to the next socket
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
+t_rsvp_after_plain() {
+	bg "$R" pl "$IPO_TOOL" listen ra - 3 20000 &&
+		bg "$R" rs "$IPO_TOOL" listen ra rsvp 3 20000 &&
+		bg "$K" u8 "$IPO_TOOL" udprecv 9999 3 20000 &&
+		send "$KIP" udp 3 64 && finished pl && sleep 0.5 && stop rs && stop u8 || return 1
+	# shellcheck disable=SC2015 # the || branch is meant for a failure of either
+	[ "$(pkts pl)" -eq 3 ] && [ "$(pkts rs)" -eq 0 ] && grep -qx 'udp 0' "$TMP/u8" ||
+		{ cat "$TMP/pl" "$TMP/rs" "$TMP/u8"; false; }
+}
+sub "plain listener, then an IP_RECVRSVP one: UDP RA packets reach the plain one, stolen" \
+	t_rsvp_after_plain
+
 # ---- two listeners, nobody reinjects: both get each packet, the sink none
 # shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 t_two() {
@@ -347,6 +362,22 @@ t_local_out() {
 		{ cat "$TMP/lo" "$TMP/u7"; false; }
 }
 sub "IPOPT_RECVLOCAL: copies of sent packets, UDP checksum final (CHECKSUM_PARTIAL)" t_local_out
+
+# timestamps sent with the pointer at the last free slot (tsonly: 9 of
+# 12; tsandaddr: 5 of 12), seen on S's way out before any hop fills it;
+# K takes them (no ICMP, which would echo the option, comes back)
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
+t_ts_last_slot() {
+	bg "$S" ts "$IPO_TOOL" listen ts local,if 4 20000 &&
+		bg "$K" u9 "$IPO_TOOL" udprecv 9999 4 20000 &&
+		ip netns exec "$S" "$IPO_TOOL" sendraw "$KIP" 440c09000000000000000000 2 &&
+		ip netns exec "$S" "$IPO_TOOL" sendraw "$KIP" 440c05010000000000000000 2 &&
+		finished ts && finished u9 || return 1
+	# shellcheck disable=SC2015 # the || branch is meant for a failure of either
+	[ "$(grep -c '^pkt 44 0 17 [0-1] ok ' "$TMP/ts")" -eq 4 ] && grep -qx 'udp 4' "$TMP/u9" ||
+		{ cat "$TMP/ts" "$TMP/u9"; false; }
+}
+sub "IPOPT_RECVLOCAL ts: timestamps with the pointer at the last free slot delivered" t_ts_last_slot
 
 # ---- who may open one
 # shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to

@@ -367,4 +367,28 @@ check "$L: 50 x (ip link add, add_device), 50 x ip link del" churn_dev
 check "$L: rmmod pktgen" unload_ok
 case_time
 
+# 11. delete one of two interfaces sending on the same thread: only its
+# pktgen device goes; the other keeps its file and goes on sending.  A
+# delay for both: without one the thread sends on the first due device
+# only (its due time never moves), as the stock module does.
+L="delete one of two running"
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
+check "$L: load, add_device dumN and dumO (one thread), delay 1 ms each" eval '
+	pg_load && add dumN && add dumO &&
+	in_ns "$NS" pg_set dumN "delay 1000000" && in_ns "$NS" pg_set dumO "delay 1000000"'
+start_bg
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
+check "$L: both running" slowwait 30 eval 'running dumN && running dumO'
+check "$L: ip link del dumN returns" link_del "$NS" dumN
+check "$L: file dumN gone" slowwait 5 gone_file dumN
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
+check "$L: dumO's file stays, the thread runs it alone" eval '
+	exists dumO && in_ns "$NS" pg_read "$THR" | grep -qx "Running: dumO "'
+check "$L: dumO still sending" grows dumO
+check "$L: SIGINT to the start" kill -INT "$START_PID"
+check_start_returned "$L: start returned (killed by SIGINT: 130)" 130
+check "$L: Result OK" result_ok dumO
+check "$L: rmmod pktgen" unload_ok
+case_time
+
 ktap_finish

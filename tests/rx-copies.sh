@@ -87,10 +87,13 @@ compare() {
 		--copies "$K" rx_packets lost duplicates reordered <"$TMP/$1.txt" 2>&1)
 }
 
-rx_begin 18
+rx_begin 19
 
 check "copies 0: EINVAL" rx_errno "$RX" "copies 0" 22 '^ERROR: copies takes 1-256'
 check "copies 257: EINVAL" rx_errno "$RX" "copies 257" 22 '^ERROR: copies takes 1-256'
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
+check "copies 256 (the maximum): OK, shown" eval '
+	rx_cmd "$RX" "copies 256" && rx_snap "$RX" && rx_expect copies 256'
 check "copies $K" rx_cmd "$RX" "copies $K"
 check "clone_skb $K (queue_xmit on d0), then burst $K (netif_receive on d1), $N each, captured" \
 	both

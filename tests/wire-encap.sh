@@ -120,6 +120,21 @@ one_run vid_rnd 100 '"all": ['"$IP4"',
 file_has vid_rnd "Params Flags VID_RND SVID_RND" \
 	"     Flags: VID_RND  SVID_RND  SHARED  "
 
+# each flag alone varies its own tag only (the ids set again: the stock
+# module keeps the last random id as the configured one)
+one_run svid_rnd 100 '"all": ['"$IP4"',
+ ["SVID_RND alone: inner vid 100 kept, pcp/dei kept (3/1 outer, 5/1 inner)",
+  {"vlans.0.pcp": 3, "vlans.0.dei": 1, "vlans.1.vid": 100, "vlans.1.pcp": 5,
+   "vlans.1.dei": 1, "vlans.2": null}]],
+ "distinct": {"vlans.0.vid": 50}' \
+	"flag !VID_RND" "vlan_id 100"
+one_run vid_rnd_inner 100 '"all": ['"$IP4"',
+ ["VID_RND alone: outer vid 200 kept, pcp/dei kept (3/1 outer, 5/1 inner)",
+  {"vlans.0.vid": 200, "vlans.0.pcp": 3, "vlans.0.dei": 1, "vlans.1.pcp": 5,
+   "vlans.1.dei": 1, "vlans.2": null}]],
+ "distinct": {"vlans.1.vid": 50}' \
+	"flag VID_RND" "flag !SVID_RND" "svlan_id 200"
+
 # MPLS after the VLANs: the later command wins.
 one_run mpls1 20 '"all": ['"$(mpls_words 0000a040)"',
  ["label 10 tc 0 ttl 64", {"mpls.0.label": 10, "mpls.0.tc": 0, "mpls.0.ttl": 64}],

@@ -12,6 +12,8 @@
 set -u
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib/kmake.sh
+. "$REPO/tests/lib/kmake.sh"
 cd "$REPO" || exit 1
 VERSION=$(make -s --no-print-directory -C "$REPO" version)
 KCACHE=${PKTGEN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pktgen}/kernels
@@ -31,30 +33,6 @@ targets() {
 		[ -d "/lib/modules/$kv/build" ] && continue
 		echo "$kv $KCACHE/root-$(cat "$KCACHE/$kv/root")"
 	done
-}
-
-# make in ROOT (chroot, with the build dir bound at /pktgen-build and a
-# /proc, which objtool reads, mounted in a mount namespace of its own:
-# nothing stays mounted after it), or here
-kmake() {	# KV ROOT DIR MAKE-ARGS...
-	local kv=$1 root=$2 dir=$3
-	shift 3
-	if [ -z "$root" ]; then
-		nice make -C "/lib/modules/$kv/build" M="$dir" "$@"
-		return
-	fi
-	mkdir -p "$root/pktgen-build" || return 1
-	# the host's sparse at /pktgen-sparse (the roots have none): one
-	# sparse for every kernel, and no package to add to the roots
-	: >>"$root/pktgen-sparse" || return 1
-	# shellcheck disable=SC2016
-	nice unshare -m sh -c 'mount --make-rprivate / &&
-		mount --bind "$1" "$2/pktgen-build" &&
-		{ [ -z "$3" ] || mount --bind "$3" "$2/pktgen-sparse"; } &&
-		mount -t proc proc "$2/proc" &&
-		shift 3 && exec chroot "$0" make "$@"' \
-		"$root" "$dir" "$root" "$(command -v sparse)" \
-		-C "/lib/modules/$kv/build" M=/pktgen-build "$@"
 }
 
 # copy SRC... into DIR where they differ: an unchanged file keeps its

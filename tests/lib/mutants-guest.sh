@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Inside the VM (guest.sh mutants, started by tests/lib/mutants.sh): for
-# each module of $MUTANT_DIR (NAME.ko, built from tests/mutants/NAME.patch)
-# not yet judged, run the tests its patch names ("Killed-by:") with that
-# module as PKTGEN_KO, in order, until one fails: the mutant is killed by
-# it; if none fails, it survived.  First the unmutated module
-# (baseline.ko) runs every test any patch names: a test that fails there
-# would kill every mutant, so the run stops.
+# each mutant of $MUTANT_DIR (NAME/: pktgen.ko and pf_ipoption.ko built
+# with NAME/mutant.patch) not yet judged, run the tests its patch names
+# ("Killed-by:") with those modules as PKTGEN_KO and IPOPTION_KO, in
+# order, until one fails: the mutant is killed by it; if none fails, it
+# survived.  First the unmutated modules (baseline/) run every test a
+# mutant names: a test that fails there would kill every mutant, so the
+# run stops.
 #
 # Results in $OUT/mutants/: NAME.start when a mutant's tests begin (a
 # mutant that panics or hangs the guest leaves only that), NAME.verdict
@@ -20,17 +21,18 @@ RES=$OUT/mutants
 mkdir -p "$RES"
 
 killers() {	# NAME: the tests its patch names
-	sed -n 's/^Killed-by: //p' "$REPO/tests/mutants/$1.patch"
+	sed -n 's/^Killed-by: //p' "$MUTANT_DIR/$1/mutant.patch"
 }
 
-run_one() {	# NAME TEST: 0 if TEST passed with $MUTANT_DIR/NAME.ko
-	PKTGEN_KO=$MUTANT_DIR/$1.ko OUT=$RES/$1.out TESTS=$2 \
+run_one() {	# NAME TEST: 0 if TEST passed with the modules of $MUTANT_DIR/NAME
+	PKTGEN_KO=$MUTANT_DIR/$1/pktgen.ko IPOPTION_KO=$MUTANT_DIR/$1/pf_ipoption.ko \
+		OUT=$RES/$1.out TESTS=$2 \
 		TEST_TIMEOUT=${TEST_TIMEOUT:-300} "$REPO/tests/lib/run.sh" >>"$RES/$1.log" 2>&1
 }
 
 mkdir -p "$RES/baseline.out"
 if [ ! -e "$RES/baseline.verdict" ]; then
-	all=$(for p in "$REPO"/tests/mutants/*.patch; do killers "$(basename "$p" .patch)"; done |
+	all=$(for p in "$MUTANT_DIR"/*/mutant.patch; do killers "$(basename "$(dirname "$p")")"; done |
 		tr ' ' '\n' | awk 'NF && !seen[$0]++')
 	touch "$RES/baseline.start"
 	v="baseline ok"
@@ -43,9 +45,9 @@ fi
 echo "# mutants: $(cat "$RES/baseline.verdict")"
 grep -q '^baseline ok$' "$RES/baseline.verdict" || exit 1
 
-for ko in "$MUTANT_DIR"/*.ko; do
-	name=$(basename "$ko" .ko)
-	[ "$name" = baseline ] && continue
+for d in "$MUTANT_DIR"/*/; do
+	name=$(basename "$d")
+	[ -e "$d/mutant.patch" ] || continue
 	[ -e "$RES/$name.verdict" ] && continue
 	mkdir -p "$RES/$name.out"
 	touch "$RES/$name.start"

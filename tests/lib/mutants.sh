@@ -2,73 +2,84 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make check-mutants: how strong the suite is, measured by mutants.  Each
-# tests/mutants/NAME.patch changes one line of the module's C sources
-# and names, in a line "Killed-by: TEST...", the tests expected to fail
-# on it.  On the host every mutant's pktgen.ko is built first (one work
-# tree: patch, make, keep the .ko as build/mutants/KV/NAME.ko, unpatch),
-# then ONE guest of kernel KV (default: the newest 6.12 installed) runs
-# tests/lib/mutants-guest.sh: the unmutated module must pass every named
-# test, then each mutant runs its tests until one fails (killed).  A
+# tests/mutants/NAME.patch changes one line of the C sources of either
+# module (pktgen.ko, ipoption/'s pf_ipoption.ko) and names, in a line
+# "Killed-by: TEST...", the tests expected to fail on it.  On the host
+# every mutant's modules are built first (one work tree: patch, make, keep
+# both .ko and the patch in build/mutants/KV/NAME/, unpatch), then ONE
+# guest of kernel KV (default: the newest 6.12 installed) runs
+# tests/lib/mutants-guest.sh: the unmutated modules must pass every test
+# the chosen mutants name, then each mutant runs its tests until one fails
+# (killed).  A
 # mutant that panics or hangs the guest is killed by that; the guest is
 # booted again for the mutants left.  Prints the kill table and the kill
 # rate; exits 1 below KILL_MIN percent (95).  Not part of make check.
 #
 #	tests/lib/mutants.sh [KV]
 #	MUTANTS="01-pace-burst 05-..." only these; MUTANTS_BUILD=0 reuses
-#	the modules built before, MUTANTS_RUN=0 only builds them.
+#	the modules built before, MUTANTS_RUN=0 only builds them;
+#	MUTANTS_SRC=DIR the patches of DIR instead of tests/mutants/
+#	(tests/lib/mutants-gen.py's, through make check-mutants SAMPLE=N).
 set -u
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib/kmake.sh
+. "$REPO/tests/lib/kmake.sh"
 cd "$REPO" || exit 1
+# "KV [ROOT]" of every kernel build-all.sh builds (ROOT: a cache root)
+TARGETS=$(tests/lib/build-all.sh --list)
 newest_612() {	# the newest distribution 6.12 with headers (not a pg* debug build)
-	local b
-	for b in /lib/modules/6.12*/build; do
-		b=${b%/build}
-		b=${b#/lib/modules/}
-		[[ $b = *pg* ]] || echo "$b"
-	done | sort -V | tail -n 1
+	awk '$1 ~ /^6\.12/ && $1 !~ /pg/ { print $1 }' <<<"$TARGETS" | sort -V | tail -n 1
 }
 KV=${1:-$(newest_612)}
-[ -d "/lib/modules/$KV/build" ] || { echo "mutants: no /lib/modules/$KV/build" >&2; exit 1; }
+awk -v kv="$KV" '$1 == kv { f = 1 } END { exit !f }' <<<"$TARGETS" ||
+	{ echo "mutants: no headers of $KV" >&2; exit 1; }
+ROOT=$(awk -v kv="$KV" '$1 == kv { print $2 }' <<<"$TARGETS")
 MDIR=$REPO/build/mutants/$KV
 WORK=$MDIR/work
 KILL_MIN=${KILL_MIN:-95}
 
+SRC=${MUTANTS_SRC:-tests/mutants}
 names=()
-for p in tests/mutants/*.patch; do
+for p in "$SRC"/*.patch; do
 	n=$(basename "$p" .patch)
 	[ -n "${MUTANTS:-}" ] && ! [[ " $MUTANTS " = *" $n "* ]] && continue
 	names+=("$n")
 done
-[ ${#names[@]} -gt 0 ] || { echo "mutants: no tests/mutants/*.patch" >&2; exit 1; }
+[ ${#names[@]} -gt 0 ] || { echo "mutants: no $SRC/*.patch" >&2; exit 1; }
 
-kmake() { nice make -C "/lib/modules/$KV/build" M="$WORK" modules </dev/null >"$WORK/build.log" 2>&1; }
+build() { kmake "$KV" "$ROOT" "$WORK" modules </dev/null >"$WORK/build.log" 2>&1; }
 
 # ---- build: the baseline, then each mutant in the same tree
 if [ "${MUTANTS_BUILD:-1}" = 1 ]; then
 	KERNELS=$KV tests/lib/build-all.sh || exit 1
 	rm -rf "$MDIR"
 	mkdir -p "$WORK"
-	for f in Kbuild ./*.c ./*.h; do
-		[[ $f = *.mod.c ]] || cp "$f" "$WORK"/
+	mkdir -p "$WORK/ipoption"
+	for f in Kbuild ./*.c ./*.h ipoption/Kbuild ipoption/*.c ipoption/*.h; do
+		[[ $f = *.mod.c ]] || cp "$f" "$WORK/$f"
 	done
 	cp -r include "$WORK"/
-	kmake || { echo "mutants: the unmutated build failed"; tail -n 20 "$WORK/build.log"; exit 1; }
-	cp "$WORK/pktgen.ko" "$MDIR/baseline.ko"
+	build || { echo "mutants: the unmutated build failed"; tail -n 20 "$WORK/build.log"; exit 1; }
+	keep() {	# NAME: the work tree's modules as NAME's
+		mkdir -p "$MDIR/$1" &&
+			cp "$WORK/pktgen.ko" "$WORK/ipoption/pf_ipoption.ko" "$MDIR/$1/"
+	}
+	keep baseline
 	for n in "${names[@]}"; do
 		t0=$SECONDS
-		if ! patch -s -p1 -d "$WORK" <"tests/mutants/$n.patch"; then
+		if ! patch -s -p1 -d "$WORK" <"$SRC/$n.patch"; then
 			echo "mutants: $n: does not apply"
 			exit 1
 		fi
-		if kmake; then
-			cp "$WORK/pktgen.ko" "$MDIR/$n.ko"
+		if build; then
+			keep "$n" && cp "$SRC/$n.patch" "$MDIR/$n/mutant.patch"
 			echo "mutants: built $n ($((SECONDS - t0)) s)"
 		else
 			echo "mutants: $n: build failed (counted as killed by the compiler)"
 			echo "killed build" >"$MDIR/$n.build-failed"
 		fi
-		patch -s -R -p1 -d "$WORK" <"tests/mutants/$n.patch" || exit 1
+		patch -s -R -p1 -d "$WORK" <"$SRC/$n.patch" || exit 1
 	done
 fi
 
@@ -82,12 +93,12 @@ mkdir -p "$RES"
 for n in "${names[@]}"; do
 	[ -e "$MDIR/$n.build-failed" ] && cp "$MDIR/$n.build-failed" "$RES/$n.verdict"
 done
-# the guest judges the .ko files of MUTANT_DIR: the chosen ones only
+# the guest judges the directories of MUTANT_DIR: the chosen ones only
 SEL=$OUT/ko
 mkdir -p "$SEL"
-cp "$MDIR/baseline.ko" "$SEL/"
+cp -r "$MDIR/baseline" "$SEL/"
 for n in "${names[@]}"; do
-	[ -e "$MDIR/$n.ko" ] && cp "$MDIR/$n.ko" "$SEL/"
+	[ -e "$MDIR/$n/mutant.patch" ] && cp -r "$MDIR/$n" "$SEL/"
 done
 echo "mutants: ${#names[@]} mutants on $KV, results in $OUT"
 for _ in 1 2 3 4 5 6; do
@@ -114,12 +125,13 @@ if ! grep -qs '^baseline ok$' "$RES/baseline.verdict"; then
 	exit 1
 fi
 killed=0 total=0
-printf '%-24s %-20s %s\n' MUTANT VERDICT "TESTS NAMED"
+w=$(printf '%s\n' MUTANT "${names[@]}" | awk '{ if (length > w) w = length } END { print w }')
+printf '%-*s %-20s %s\n' "$w" MUTANT VERDICT "TESTS NAMED"
 for n in "${names[@]}"; do
 	total=$((total + 1))
 	v=$(cat "$RES/$n.verdict" 2>/dev/null || echo "not run")
 	case $v in killed*) killed=$((killed + 1)) ;; esac
-	printf '%-24s %-20s %s\n' "$n" "$v" "$(sed -n 's/^Killed-by: //p' "tests/mutants/$n.patch")"
+	printf '%-*s %-20s %s\n' "$w" "$n" "$v" "$(sed -n 's/^Killed-by: //p' "$SRC/$n.patch")"
 done
 rate=$((killed * 100 / total))
 echo "killed $killed of $total: $rate%"

@@ -4,7 +4,7 @@
 # Test runner (inside the VM, as root): runs every executable tests/*.sh
 # in order, prints KTAP with each script's output as an indented subtest,
 # fails a script on a kernel splat, a kmemleak report (where the kernel has
-# kmemleak) or a failing `rmmod pktgen`, and writes
+# kmemleak) or a failing `rmmod pktgen` (or pf_ipoption), and writes
 # "passed failed skipped" (subtest counts) to $OUT/counts-$KV.
 #
 # Env: KV (default uname -r), OUT (default /tmp), TESTS="a b" (only these
@@ -120,6 +120,11 @@ for t in "${scripts[@]}"; do
 	done
 	if [ -e /sys/module/pktgen/initstate ] && ! rmmod pktgen; then
 		reason="${reason:+$reason, }rmmod pktgen failed"
+	fi
+	# the next test loads its own (ipo_load keeps a loaded one): a
+	# mutant's pf_ipoption.ko must not stay for the next mutant's tests
+	if [ -e /sys/module/pf_ipoption/initstate ] && ! rmmod pf_ipoption; then
+		reason="${reason:+$reason, }rmmod pf_ipoption failed"
 	fi
 	leaks=""
 	if [ -w "$KMEMLEAK" ]; then
