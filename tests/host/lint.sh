@@ -3,7 +3,8 @@
 #
 # Host side: the lint gates of tests/lib/style.sh (make style), one subtest
 # each: checkpatch --strict on the module's sources, shellcheck on every
-# shell script, sparse against every kernel make modules-all builds.  A
+# shell script, no version-number conditional in the C sources (versions),
+# sparse against every kernel make modules-all builds.  A
 # subtest is skipped only when its tool is missing (or, for sparse, too old
 # for that kernel's headers).  Prints KTAP and "N passed, N failed, N
 # skipped"; exit 4 when every subtest was skipped.

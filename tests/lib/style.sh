@@ -11,6 +11,12 @@
 #		/usr/src/linux-source-*.tar.xz (setup.sh installs 6.12's)
 #   - shell scripts: shellcheck -x on every one of the tree (*.sh and
 #		files whose first line runs sh or bash)
+#   - versions: no LINUX_VERSION_CODE, KERNEL_VERSION() or
+#		<linux/version.h> in the module's C sources (*.c, *.h of
+#		., ipoption/, probes/): what differs between kernels is
+#		decided by the probes (probes/, pktgen_compat.h), never by
+#		a version number (issue 45: RHEL's 5.14 carries 6.x
+#		interfaces)
 #   - sparse:KV: sparse (C=2) against kernel KV, for each kernel make
 #		modules-all builds (tests/lib/build-all.sh --sparse; built
 #		there first, which is quick after make modules-all)
@@ -97,6 +103,20 @@ check_shellcheck() {
 	return 1
 }
 
+check_versions() {
+	local files=() f out
+	for f in ./*.c ./*.h ./ipoption/*.c ./ipoption/*.h ./probes/*.c; do
+		[ -e "$f" ] && [[ $f != *.mod.c ]] && files+=("$f")
+	done
+	if out=$(grep -n -E 'LINUX_VERSION_CODE|KERNEL_VERSION|LINUX_VERSION_(MAJOR|PATCHLEVEL|SUBLEVEL)|linux/version\.h' \
+		"${files[@]}"); then
+		echo "$out"
+		echo "versions: FAILED (a version-number conditional: decide it by a probe in probes/)"
+		return 1
+	fi
+	echo "versions: clean (${#files[@]} files, no version-number conditional)"
+}
+
 check_sparse() {	# KV
 	if [ "$1" = none ]; then
 		echo "sparse: no kernel headers (/lib/modules/*/build): skipped"
@@ -109,6 +129,7 @@ list() {
 	local kv n=0
 	echo checkpatch
 	echo shellcheck
+	echo versions
 	while read -r kv _; do
 		echo "sparse:$kv"
 		n=$((n + 1))
@@ -124,6 +145,7 @@ for c in "${checks[@]}"; do
 	case $c in
 	checkpatch) check_checkpatch ;;
 	shellcheck) check_shellcheck ;;
+	versions) check_versions ;;
 	sparse:?*) check_sparse "${c#sparse:}" ;;
 	*) echo "style: no check $c (style.sh list)"; false ;;
 	esac
