@@ -66,15 +66,20 @@ sparse_check() {	# KV ROOT DIR
 	local kv=$1 root=$2 dir=$3 check=sparse out st
 	[ -n "$root" ] && check=/pktgen-sparse
 	# the host's sparse in a root of an older release (bullseye's
-	# libc is older than the one it was linked against) cannot run
+	# libc is older than the one it was linked against) cannot run:
+	# there the root's own sparse (kernels.sh installs bullseye's)
 	# shellcheck disable=SC2016
 	if [ -n "$root" ] && ! unshare -m sh -c 'mount --make-rprivate / &&
 		mount --bind "$1" "$0/pktgen-sparse" &&
 		exec chroot "$0" /pktgen-sparse --version' \
 		"$root" "$(command -v sparse)" >/dev/null 2>&1; then
-		echo "sparse $kv: skipped (the host's sparse does not run in" \
-			"$root: its libc is older)"
-		return 4
+		if ! chroot "$root" sparse --version >/dev/null 2>&1; then
+			echo "sparse $kv: skipped (the host's sparse does not run in" \
+				"$root, its libc is older, and the root has no sparse" \
+				"of its own: tests/lib/kernels.sh fetch $kv installs it)"
+			return 4
+		fi
+		check=sparse
 	fi
 	kmake "$kv" "$root" "$dir" -j"$(nproc)" W=1 PKTGEN_VERSION="$VERSION" \
 		C=2 KBUILD_CHECKSRC=2 CHECK="$check" modules \

@@ -34,7 +34,7 @@
 #	root-REL/		a debootstrapped Debian REL (bullseye,
 #				bookworm, trixie)
 #				with make, the kernel's gcc and its headers
-#				installed by apt: build-all.sh builds there
+#				(and, in bullseye's, sparse) installed by apt: build-all.sh builds there
 #				(chroot), with the compiler the kernel was
 #				built with
 # The packages come from a sources list of their own (apt/sources.list:
@@ -174,12 +174,21 @@ in_root() {	# ROOT SCRIPT: sh -c SCRIPT in ROOT, with /proc and /dev
 }
 
 # what a root needs beside the headers: make, a compiler, perl (W=1's
-# kernel-doc up to 6.12 wants Pod::Usage, not in perl-base)
+# kernel-doc up to 6.12 wants Pod::Usage, not in perl-base); bullseye's
+# also its own sparse (0.6.3): the host's does not run on bullseye's
+# older libc, and build-all.sh --sparse runs sparse inside the root
 ROOT_PKGS="make gcc libc6-dev perl"
+root_pkgs() {	# REL
+	case $1 in
+	bullseye) echo "$ROOT_PKGS sparse" ;;
+	*) echo "$ROOT_PKGS" ;;
+	esac
+}
 
-prepare_root() {	# REL: root-REL with $ROOT_PKGS, once
-	local rel=$1 r=$CACHE/root-$1
-	[ "$(cat "$r/.pktgen-pkgs" 2>/dev/null)" = "$ROOT_PKGS" ] && return 0
+prepare_root() {	# REL: root-REL with root_pkgs REL, once
+	local rel=$1 r=$CACHE/root-$1 pkgs
+	pkgs=$(root_pkgs "$rel")
+	[ "$(cat "$r/.pktgen-pkgs" 2>/dev/null)" = "$pkgs" ] && return 0
 	if [ ! -d "$r" ]; then
 		command -v debootstrap >/dev/null ||
 			die "no debootstrap (apt-get install debootstrap)"
@@ -201,11 +210,11 @@ prepare_root() {	# REL: root-REL with $ROOT_PKGS, once
 		} >"$r.tmp/etc/apt/sources.list"
 		mv "$r.tmp" "$r"
 	fi
-	echo "kernels: apt-get install $ROOT_PKGS in $r"
+	echo "kernels: apt-get install $pkgs in $r"
 	in_root "$r" "apt-get update && DEBIAN_FRONTEND=noninteractive \
-		apt-get install -y -q --no-install-recommends $ROOT_PKGS" \
-		>>"$LOG" 2>&1 || die "$rel root: apt-get install $ROOT_PKGS failed (log: $LOG)"
-	echo "$ROOT_PKGS" >"$r/.pktgen-pkgs"
+		apt-get install -y -q --no-install-recommends $pkgs" \
+		>>"$LOG" 2>&1 || die "$rel root: apt-get install $pkgs failed (log: $LOG)"
+	echo "$pkgs" >"$r/.pktgen-pkgs"
 }
 
 has_headers() {	# ROOT KREL: its build tree is there (an absolute

@@ -15,8 +15,9 @@ kmake() {	# KV ROOT DIR MAKE-ARGS...
 		return
 	fi
 	mkdir -p "$root/pktgen-build" || return 1
-	# the host's sparse at /pktgen-sparse (the roots have none): one
-	# sparse for every kernel, and no package to add to the roots
+	# the host's sparse at /pktgen-sparse: one sparse for every kernel
+	# whose root runs it (bullseye's libc is too old for it: that root
+	# has its own, build-all.sh's sparse_check takes it there)
 	: >>"$root/pktgen-sparse" || return 1
 	# shellcheck disable=SC2016
 	nice unshare -m sh -c 'mount --make-rprivate / &&
