@@ -17,9 +17,15 @@
 #					builds (trixie-backports'), or
 #					$CHECK_NEWEST if it names one, and
 #					mark it KREL/check (the only mark)
+#	tests/lib/kernels.sh oldest		fetch the oldest kernel line the
+#					module supports (Debian 11's 5.10,
+#					its newest ABI in bullseye's lists),
+#					or $CHECK_OLDEST if it names one,
+#					and mark it KREL/oldest (the only
+#					mark)
 #	tests/lib/kernels.sh check		the kernels make check tests by
-#					default: suite's and the one marked
-#					check
+#					default: suite's and those marked
+#					check and oldest
 #
 # For each KREL (e.g. 7.3.4+deb13-amd64), in $PKTGEN_CACHE/kernels
 # (default ~/.cache/pktgen/kernels):
@@ -28,9 +34,7 @@
 #				depmod'ed (guest.sh bind-mounts it over
 #				the guest's /lib/modules/KREL)
 #	KREL/root		the name of the build root its headers are in
-#	KREL/fast		(5.10, Debian 11's) check.sh runs only the
-#				fast differential subset on it: the rest of
-#				the suite tests what only newer kernels offer
+#	KREL/check, KREL/oldest	the marks of newest and oldest
 #	root-REL/		a debootstrapped Debian REL (bullseye,
 #				bookworm, trixie)
 #				with make, the kernel's gcc and its headers
@@ -57,6 +61,9 @@ LOG=${KERNELS_LOG:-/tmp/pktgen-kernels.log}
 # make check's newest kernel: "newest" (resolved from the archive's lists
 # each day: backports move on and drop the old headers), a KREL, or none
 CHECK_NEWEST=${CHECK_NEWEST:-newest}
+# make check's oldest kernel: "oldest" (Debian 11's 5.10, its newest ABI
+# in the lists: security updates move it), a KREL, or none
+CHECK_OLDEST=${CHECK_OLDEST:-oldest}
 # downloaded packages, kept; `image` leaves them where apt keeps its own
 DEBS=$CACHE/apt/debs
 
@@ -264,6 +271,22 @@ newest_krel() {
 		sort -V | tail -n 1
 }
 
+# the newest ABI of Debian 11's 5.10 whose headers the archive has
+oldest_krel() {
+	# shellcheck disable=SC2046
+	apt-cache $(apt_opts) pkgnames linux-headers-5.10.0- 2>/dev/null |
+		sed -n 's/^linux-headers-\(5\.10\.0-[0-9]*-amd64\)$/\1/p' |
+		sort -V | tail -n 1
+}
+
+mark_one() {	# KREL MARK: the only kernel of the cache with MARK
+	local m
+	for m in "$CACHE"/*/"$2"; do
+		[ -e "$m" ] && [ "$m" != "$CACHE/$1/$2" ] && rm -f "$m"
+	done
+	touch "$CACHE/$1/$2"
+}
+
 ready() {	# KREL: image, modules and headers all there
 	local d=$CACHE/$1 rel
 	[ -s "$d/vmlinuz" ] && [ -s "$d/lib/modules/$1/modules.builtin" ] &&
@@ -296,7 +319,6 @@ fetch_one() {	# KREL
 	mkdir -p "$CACHE/$k"
 	prepare_image "$k"
 	prepare_headers "$k"
-	[ "$rel" = bullseye ] && touch "$CACHE/$k/fast"
 	echo "kernels: $k: ready ($((SECONDS - t0))s)"
 }
 
@@ -325,11 +347,19 @@ newest)
 	[ -n "$k" ] || die "no linux-headers-*+deb13-amd64 in the archive's lists (log: $LOG)"
 	fetch_one "$k"
 	# one mark: a newer kernel takes it from the one before
-	for m in "$CACHE"/*/check; do
-		[ -e "$m" ] && [ "$m" != "$CACHE/$k/check" ] && rm -f "$m"
-	done
-	touch "$CACHE/$k/check"
+	mark_one "$k" check
 	echo "kernels: newest: $k"
+	;;
+oldest)
+	[ "$CHECK_OLDEST" = none ] && exit 0
+	[ "$(id -u)" -eq 0 ] || die "fetch needs root (debootstrap, chroot, mount)"
+	apt_lists
+	k=$CHECK_OLDEST
+	[ "$k" = oldest ] && k=$(oldest_krel)
+	[ -n "$k" ] || die "no linux-headers-5.10.0-*-amd64 in the archive's lists (log: $LOG)"
+	fetch_one "$k"
+	mark_one "$k" oldest
+	echo "kernels: oldest: $k"
 	;;
 suite)
 	{
@@ -345,6 +375,7 @@ check)
 	{
 		"$0" suite
 		marked check
+		marked oldest
 	} | sort -uV
 	;;
 list)
@@ -359,7 +390,7 @@ set)
 	printf '%s\n' $KERNEL_SET
 	;;
 *)
-	echo "usage: $0 fetch [KREL...] | newest | check | list | set | suite" >&2
+	echo "usage: $0 fetch [KREL...] | newest | oldest | check | list | set | suite" >&2
 	exit 2
 	;;
 esac

@@ -23,7 +23,8 @@
 #   CHECK_PKGS) and the newest kernel Debian builds
 #   (trixie-backports'), fetched into the cache like the others
 #   (tests/lib/kernels.sh newest; CHECK_NEWEST=KREL names another, none
-#   leaves it out).
+#   leaves it out) and the oldest the module supports, Debian 11's 5.10
+#   (kernels.sh oldest; CHECK_OLDEST likewise).
 set -u
 
 VNG_VERSION=1.42
@@ -196,6 +197,15 @@ if [ "${1:-}" = check ] && [ "${CHECK_NEWEST:-newest}" != none ]; then
 	k=$(sed -n 's/^kernels: newest: //p' "$LOG" | tail -n 1)
 	echo "setup: the newest kernel for make check: $k, in $CACHE/kernels/$k" \
 		"(headers in a debootstrapped trixie root; $((SECONDS - t0))s)"
+fi
+if [ "${1:-}" = check ] && [ "${CHECK_OLDEST:-oldest}" != none ]; then
+	list=check
+	t0=$SECONDS
+	KERNELS_LOG=$LOG PKTGEN_CACHE=$CACHE "$(dirname "$0")/kernels.sh" oldest \
+		>>"$LOG" 2>&1 || fail "the oldest kernel: tests/lib/kernels.sh oldest failed"
+	k=$(sed -n 's/^kernels: oldest: //p' "$LOG" | tail -n 1)
+	echo "setup: the oldest kernel for make check: $k, in $CACHE/kernels/$k" \
+		"(headers in a debootstrapped bullseye root; $((SECONDS - t0))s)"
 fi
 kernels=$(PKTGEN_CACHE=$CACHE "$(dirname "$0")/kernels.sh" $list | tr '\n' ' ')
 [ -n "$kernels" ] || fail "no kernel with headers in /lib/modules/*/build and an image"
