@@ -90,22 +90,22 @@ ktap_diag "setup: $SECONDS s"
 # time (Documentation/rfc2544.rst's run has 512 bytes too).
 dut tbf rate "$TBF_BITS" burst 3000 limit 18000
 bench tbf "tbf: pktgen-rfc2544 throughput at 64 and 1518" throughput -- \
-	-s 64,1518 -D 1 --max-rate $((TBF_BITS * 13 / 10))bit -r 3.2
+	--frame-size 64,1518 -D 1 --max-rate $((TBF_BITS * 13 / 10))bit -r 3.2
 
 # 2. netem loss 20%: every rate loses, so no NDR (5 trials, down to 312
 # pps: 94 frames, none lost with probability 8e-10); the PDR at 30% is
 # the maximum, its trial the NDR search's first
 dut netem loss 20%
 bench lossy "netem loss: throughput with --pdr 30 at 64" throughput -- \
-	-s 64 --max-rate 5000 -r 10 --pdr 30 -D 0.3
+	--frame-size 64 --max-rate 5000 -r 10 --pdr 30 -D 0.3
 
 # 3. netem delay 10 ms: latency at 2000 pps
 dut netem delay 10ms
-bench delay "netem delay: latency at 2000 pps, 64 bytes" latency -- -s 64 --rate 2000
+bench delay "netem delay: latency at 2000 pps, 64 bytes" latency -- --frame-size 64 --rate 2000
 
 # 4. plain forwarding: all four tests on IMIX frames, at most 3000 pps
 dut
-bench fwd "forwarding: all four tests, IMIX" all -- -s imix --max-rate 3000
+bench fwd "forwarding: all four tests, IMIX" all -- --frame-size imix --max-rate 3000
 
 t0=$SECONDS
 verdicts tbf "$T/tbf.csv" "$TBF_BITS" 8 -- png "$T/tbf.png" -- \
