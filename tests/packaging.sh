@@ -135,7 +135,7 @@ wire_ok() {
 sweep() {	# NS DEV SIZES COUNT CSV PNG [OPTION...]
 	local ns=$1 dev=$2 sizes=$3 count=$4 csv=$5 png=$6
 	shift 6
-	ip netns exec "$ns" "$TOOLS/pktgen-sweep" -i "$dev" --frame-size "$sizes" -n "$count" \
+	ip netns exec "$ns" /usr/bin/python3 "$TOOLS/pktgen-sweep" -i "$dev" --frame-size "$sizes" -n "$count" \
 		-d "$DST" -m 02:00:00:00:00:02 --csv "$csv" --png "$png" "$@" 2>&1
 }
 

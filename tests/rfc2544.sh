@@ -58,7 +58,7 @@ bench() {
 	shift 2
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do tests+=("$1"); shift; done
 	shift
-	ip netns exec "$TX" "$TOOLS/pktgen-rfc2544" -i veth0 -d 10.98.2.2 -m "$MAC1" \
+	ip netns exec "$TX" /usr/bin/python3 "$TOOLS/pktgen-rfc2544" -i veth0 -d 10.98.2.2 -m "$MAC1" \
 		--rx-netns "$RX" --rx-dev veth3 -D "$DUR" --settle 0.1 \
 		--csv "$T/$name.csv" --json "$T/$name.json" --png "$T/$name.png" \
 		"$@" "${tests[@]}" >"$T/$name.log" 2>&1 || rc=$?

@@ -32,7 +32,7 @@ run() {	# NAME OPTION...: the tool's command line and output into D/NAME.*
 		echo "\$ ip netns exec S pktgen-rfc2544 -i veth0 -d 10.98.2.2 -m $MAC1 \\"
 		echo "      --rx-netns K --rx-dev veth3 --csv $name.csv --json $name.json \\"
 		echo "      --png $name.png $*"
-		ip netns exec "$TX" "$TOOLS/pktgen-rfc2544" -i veth0 -d 10.98.2.2 -m "$MAC1" \
+		ip netns exec "$TX" /usr/bin/python3 "$TOOLS/pktgen-rfc2544" -i veth0 -d 10.98.2.2 -m "$MAC1" \
 			--rx-netns "$RX" --rx-dev veth3 --csv "$D/$name.csv" \
 			--json "$D/$name.json" --png "$D/$name.png" "$@" 2>&1
 		echo "(exit $?, $((SECONDS - t0)) s)"
