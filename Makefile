@@ -222,7 +222,8 @@ sign: kdir-check
 		$(KDIR)/scripts/sign-file sha256 $(KEY) $(CERT) $$m || exit 1; done
 
 # the Debian package, built in a copy of the tree under build/deb
-DEB_TOOLS := dpkg-buildpackage:dpkg-dev dh:debhelper dh_dkms:dh-dkms lintian:lintian
+DEB_TOOLS := dpkg-buildpackage:dpkg-dev dh:debhelper dh_dkms:dh-dkms lintian:lintian \
+	rst2man:python3-docutils
 DEB_VERSION := $(shell cat VERSION)
 deb:
 	@for t in $(DEB_TOOLS); do command -v $${t%%:*} >/dev/null || \
