@@ -58,7 +58,7 @@ printf '{"title": "t", "results": [{"test": "throughput-ndr", "frame_size": 64, 
 echo 'not,a,sweep' >"$T/bad.csv"
 NOPROC='^[a-z0-9-]+: no .*/no-pktgen: load the module'
 
-ktap_plan 28
+ktap_plan 30
 # no module: exit 4, nothing on stdout (no CSV header)
 check "pktgen-sweep without the module: exit 4, one line" \
 	expect 4 "^pktgen-sweep: no .*no-pktgen" pktgen-sweep -i lo -n 10
@@ -109,6 +109,15 @@ check "pktgen-top when no device runs: exit 3" \
 	env_proc expect 3 'no pktgen device ran within 0 s' pktgen-top --wait 0
 # ipodump: its own codes (Documentation/ipodump.rst): 2 usage
 check "ipodump -c 0: exit 2" expect 2 "count" ipodump -c 0
+if [ ! -e /sys/module/pf_ipoption ] && [ "$(id -u)" -eq 0 ]; then
+	check "ipodump without pf_ipoption: exit 1, one line" \
+		expect 1 "^ipodump: PF_IPOPTION not available" ipodump -c 1
+	check "ipodump --nfqueue without the classifier: exit 1" \
+		expect 1 "^ipodump: /proc/net/ipopt not found" ipodump -c 1 --nfqueue -T rr
+else
+	ktap_skip "ipodump without pf_ipoption: exit 1, one line" "pf_ipoption is loaded, or not root"
+	ktap_skip "ipodump --nfqueue without the classifier: exit 1" "pf_ipoption is loaded, or not root"
+fi
 # plots: matplotlib's PNG, checked for its axes
 # shellcheck disable=SC2016 # expanded later, by eval
 check "pktgen-sweep --plot-only: exit 0, a PNG" eval \
