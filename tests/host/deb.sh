@@ -22,7 +22,8 @@
 # KTAP, then the closing "N passed, N failed, N skipped" line; exit 4
 # (every subtest skipped) without root, debootstrap or vng.
 #
-#	tests/host/deb.sh	(DEB_RELEASES="bookworm trixie" for both)
+#	tests/host/deb.sh	(DEB_RELEASES="bookworm trixie" for both; make
+#				check-all runs both, make check Debian 12)
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 . "$REPO/tests/lib/lib.sh"
@@ -32,7 +33,12 @@ if [ -z "${DEB_PRIVATE:-}" ] && [ "$(id -u)" -eq 0 ] &&
 	exec env DEB_PRIVATE=1 unshare -m --propagation private "$0" "$@"
 fi
 
-RELEASES=${DEB_RELEASES:-bookworm}
+# make check: Debian 12; make check-all (CHECK_MATRIX=1): Debian 12 and 13
+if [ "${CHECK_MATRIX:-0}" = 1 ]; then
+	RELEASES=${DEB_RELEASES:-bookworm trixie}
+else
+	RELEASES=${DEB_RELEASES:-bookworm}
+fi
 PKC=${PKTGEN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pktgen}
 CACHE=$PKC/deb
 MIRROR=${DEB_MIRROR:-http://deb.debian.org/debian}
