@@ -127,11 +127,29 @@ install-headers:
 uninstall-headers:
 	rm -f $(addprefix $(HDRDIR)/,$(HEADERS))
 
-install-tools:
-	install -d $(TOOLDIR) $(DESTDIR)$(PREFIX)/bin
+# make man: the tools' manual pages, build/man/TOOL.1 from man/TOOL.rst
+# (Debian's docutils: rst2man, python3-docutils); install-tools installs
+# them into PREFIX/share/man/man1.  A new tool: man/TOOL.rst beside the others.
+MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
+MAN_PAGES := $(addprefix build/man/,$(addsuffix .1,$(TOOLS)))
+RST2MAN ?= rst2man
+
+man: $(MAN_PAGES)
+
+build/man/%.1: man/%.rst $(wildcard man/_*.rst.inc) VERSION
+	@command -v $(RST2MAN) >/dev/null || \
+		{ echo "make man: no $(RST2MAN): apt-get install python3-docutils" >&2; exit 1; }
+	@mkdir -p build/man
+	cd man && sed 's/@VERSION@/$(PKTGEN_VERSION)/' $*.rst | \
+		$(RST2MAN) --no-generator --no-datestamp --halt=warning - $(CURDIR)/$@.tmp
+	mv $@.tmp $@
+
+install-tools: man
+	install -d $(TOOLDIR) $(DESTDIR)$(PREFIX)/bin $(MANDIR)
 	install -m 755 $(addprefix tools/,$(TOOLS)) $(TOOLDIR)/
 	install -m 644 $(addprefix tools/,$(TOOL_LIBS)) $(TOOLDIR)/
 	for t in $(TOOLS); do ln -sfn ../lib/pktgen/$$t $(DESTDIR)$(PREFIX)/bin/$$t; done
+	install -m 644 $(MAN_PAGES) $(MANDIR)/
 
 uninstall: uninstall-tools uninstall-headers uninstall-dkms
 	rm -f $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/updates/pktgen.ko* \
@@ -140,7 +158,8 @@ uninstall: uninstall-tools uninstall-headers uninstall-dkms
 	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KVER)
 
 uninstall-tools:
-	for t in $(TOOLS); do rm -f $(DESTDIR)$(PREFIX)/bin/$$t; done
+	for t in $(TOOLS); do rm -f $(DESTDIR)$(PREFIX)/bin/$$t \
+		$(MANDIR)/$$t.1 $(MANDIR)/$$t.1.gz; done
 	rm -rf $(TOOLDIR)
 
 install-built: kdir-check
@@ -203,7 +222,8 @@ sign: kdir-check
 		$(KDIR)/scripts/sign-file sha256 $(KEY) $(CERT) $$m || exit 1; done
 
 # the Debian package, built in a copy of the tree under build/deb
-DEB_TOOLS := dpkg-buildpackage:dpkg-dev dh:debhelper dh_dkms:dh-dkms lintian:lintian
+DEB_TOOLS := dpkg-buildpackage:dpkg-dev dh:debhelper dh_dkms:dh-dkms lintian:lintian \
+	rst2man:python3-docutils
 DEB_VERSION := $(shell cat VERSION)
 deb:
 	@for t in $(DEB_TOOLS); do command -v $${t%%:*} >/dev/null || \
@@ -337,7 +357,7 @@ style:
 .PHONY: kcsan-kernel
 .PHONY: kernels check-all
 .PHONY: kdir-check uninstall-dkms sign deb dkms-force
-.PHONY: install-built install-tools install-headers uninstall uninstall-tools uninstall-headers version dkms-src dkms check-dkms check-fresh
+.PHONY: man install-built install-tools install-headers uninstall uninstall-tools uninstall-headers version dkms-src dkms check-dkms check-fresh
 .PHONY: check-rxstat kcsan-mod-kernel check-kcsan check-mutants
 
 # Benchmarks: the kernel's own pktgen.ko against ours, alternately in one

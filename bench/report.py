@@ -8,7 +8,7 @@
 Prints the Markdown report (throughput with median, min-max and the ratio
 ours/stock per cell; scaling from one to two threads; rate accuracy) and
 optionally saves it, a summary CSV (one line per cell) and a PNG bar chart
-of the ratios (tools/pgplot.py: Python's standard library only).  --meta
+of the ratios (tools/pgplot.py, matplotlib).  --meta
 files hold key=value lines (guest.sh writes one, run.sh another).
 --half-pps prints half the slower module's median pps of CELL.
 """
@@ -251,8 +251,8 @@ def write_csv(path, tp_rows, ra_rows, pc_rows):
 
 
 def write_png(path, tp_rows, title):
-    """A horizontal bar per cell: ours/stock, a line at 1.0.  Drawn with
-    tools/pgplot.py (Python's standard library only, like pktgen-sweep)."""
+    """A horizontal bar per cell: ours/stock, a line at 1.0.  Drawn by
+    tools/pgplot.py (matplotlib); False, and why on stderr, without it."""
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                     "..", "tools"))
     import pgplot as pg  # pylint: disable=import-outside-toplevel
@@ -260,32 +260,12 @@ def write_png(path, tp_rows, title):
     data = [(c, r) for c, _, _, r in tp_rows if r is not None]
     if not data:
         return True
-    bar, lw = 18, 6 * 2 * max(len(c) for c, _ in data) + 16
-    w, left, right, top = lw + 520, lw, lw + 440, 70
-    bottom = top + bar * len(data)
-    cv = pg.Canvas(w, bottom + 60)
-    cv.text(w // 2, 14, title, anchor="centre", scale=2)
-    step, ticks = pg.nice_ticks(max(max(r for _, r in data), 1.0) * 1.05)
-    span = step * ticks
-
-    def xpos(v):
-        return left + round((right - left) * v / span)
-
-    for t in range(ticks + 1):
-        x = xpos(step * t)
-        cv.line(x, top, x, bottom, pg.GREY)
-        cv.text(x, bottom + 8, pg.fmt(step * t), anchor="centre")
-    for k, (cell, r) in enumerate(data):
-        y = top + k * bar
-        cv.text(left - 8, y + 2, cell, anchor="right")
-        cv.rect(left, y + 2, xpos(r), y + bar - 3, pg.BLUE if r >= 1 else pg.RED)
-        cv.text(max(xpos(r), xpos(1.0)) + 6, y + 2, f"{r:.2f}")
-    cv.line(xpos(1.0), top - 4, xpos(1.0), bottom, pg.BLACK, 2)
-    cv.line(left, top, left, bottom, pg.BLACK, 2)
-    cv.text((left + right) // 2, bottom + 32,
-            f"ours / {BASE} (median pps, 1 = same)", anchor="centre")
-    with open(path, "wb") as f:
-        f.write(cv.png())
+    try:
+        pg.ratio_bars(path, [c for c, _ in data], [r for _, r in data],
+                      f"ours / {BASE} (median packets/s, 1 = same)", title)
+    except pg.NoPlot as e:
+        print(f"report.py: {e}", file=sys.stderr)
+        return False
     return True
 
 

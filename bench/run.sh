@@ -114,9 +114,10 @@ bench_one() {	# KV: one VM; report into bench/results
 		echo "bench: saved $name.md, .csv"
 		return "$rc"
 	fi
+	# /usr/bin/python3 with its site packages: the PNG needs Debian's matplotlib
 	cp "$dir/runs.csv" "$name-runs.csv"
 	echo
-	python3 -S "$BENCH/report.py" --meta "$dir/meta.txt" --meta "$dir/host.txt" \
+	/usr/bin/python3 "$BENCH/report.py" --meta "$dir/meta.txt" --meta "$dir/host.txt" \
 		--md "$name.md" --csv "$name.csv" --png "$name.png" "$dir/runs.csv" ||
 		rc=1
 	echo "bench: saved $name.md, .csv, -runs.csv$([ -s "$name.png" ] && echo ', .png')"

@@ -1,250 +1,157 @@
 # SPDX-License-Identifier: GPL-2.0
-"""A small PNG chart writer for pktgen-sweep: Python's standard library only.
+"""The plots of the pktgen tools, drawn by matplotlib (Agg: no display).
 
-No plotting package is needed on the machine that runs the sweep (a VM
-guest, a router): the PNG is written with zlib, the text with the 5x7
-bitmap font below.  chart() draws two series (packets per second on the
-left axis, Mb/s on the right) against packet sizes spaced evenly on the
-x axis, the shape of Figure 1 of the pktgen paper.
+One function per kind of plot; each writes a PNG to `path` and returns
+the matplotlib Figure (closed; its axes stay readable, for tests):
+
+    rate_vs_size()   packets/s (left) and Mb/s (right) against the frame
+                     size on a true numeric axis: pktgen-sweep
+    panels()         stacked panels of lines sharing one numeric x axis:
+                     pktgen-rfc2544 (throughput, latency against the size),
+                     or any series against time
+    ratio_bars()     one horizontal bar per label, a reference line:
+                     bench/report.py (ours / stock)
+
+matplotlib is imported on first use: without it (Debian's
+python3-matplotlib is a Recommends of the package) the tools still write
+their CSV and JSON, and a plot raises NoPlot, whose message says why in
+one line and whose code is the tools' exit code 6.
 """
 
-import math
-import struct
-import zlib
+import os
+import sys
 
-# 5x7 glyphs, rows top to bottom, '#' = ink.  Only what labels need.
-# g p q y start at the x-height and are drawn two rows lower (descenders).
-_GLYPHS = {
-    ' ': ['.....'] * 7,
-    '0': ['.###.', '#...#', '#..##', '#.#.#', '##..#', '#...#', '.###.'],
-    '1': ['..#..', '.##..', '..#..', '..#..', '..#..', '..#..', '.###.'],
-    '2': ['.###.', '#...#', '....#', '...#.', '..#..', '.#...', '#####'],
-    '3': ['#####', '...#.', '..#..', '...#.', '....#', '#...#', '.###.'],
-    '4': ['...#.', '..##.', '.#.#.', '#..#.', '#####', '...#.', '...#.'],
-    '5': ['#####', '#....', '####.', '....#', '....#', '#...#', '.###.'],
-    '6': ['..##.', '.#...', '#....', '####.', '#...#', '#...#', '.###.'],
-    '7': ['#####', '....#', '...#.', '..#..', '.#...', '.#...', '.#...'],
-    '8': ['.###.', '#...#', '#...#', '.###.', '#...#', '#...#', '.###.'],
-    '9': ['.###.', '#...#', '#...#', '.####', '....#', '...#.', '.##..'],
-    'A': ['.###.', '#...#', '#...#', '#####', '#...#', '#...#', '#...#'],
-    'B': ['####.', '#...#', '#...#', '####.', '#...#', '#...#', '####.'],
-    'C': ['.###.', '#...#', '#....', '#....', '#....', '#...#', '.###.'],
-    'D': ['###..', '#..#.', '#...#', '#...#', '#...#', '#..#.', '###..'],
-    'E': ['#####', '#....', '#....', '####.', '#....', '#....', '#####'],
-    'F': ['#####', '#....', '#....', '####.', '#....', '#....', '#....'],
-    'G': ['.###.', '#...#', '#....', '#.###', '#...#', '#...#', '.####'],
-    'H': ['#...#', '#...#', '#...#', '#####', '#...#', '#...#', '#...#'],
-    'I': ['.###.', '..#..', '..#..', '..#..', '..#..', '..#..', '.###.'],
-    'J': ['..###', '...#.', '...#.', '...#.', '...#.', '#..#.', '.##..'],
-    'K': ['#...#', '#..#.', '#.#..', '##...', '#.#..', '#..#.', '#...#'],
-    'L': ['#....', '#....', '#....', '#....', '#....', '#....', '#####'],
-    'M': ['#...#', '##.##', '#.#.#', '#.#.#', '#...#', '#...#', '#...#'],
-    'N': ['#...#', '#...#', '##..#', '#.#.#', '#..##', '#...#', '#...#'],
-    'O': ['.###.', '#...#', '#...#', '#...#', '#...#', '#...#', '.###.'],
-    'P': ['####.', '#...#', '#...#', '####.', '#....', '#....', '#....'],
-    'Q': ['.###.', '#...#', '#...#', '#...#', '#.#.#', '#..#.', '.##.#'],
-    'R': ['####.', '#...#', '#...#', '####.', '#.#..', '#..#.', '#...#'],
-    'S': ['.####', '#....', '#....', '.###.', '....#', '....#', '####.'],
-    'T': ['#####', '..#..', '..#..', '..#..', '..#..', '..#..', '..#..'],
-    'U': ['#...#', '#...#', '#...#', '#...#', '#...#', '#...#', '.###.'],
-    'V': ['#...#', '#...#', '#...#', '#...#', '#...#', '.#.#.', '..#..'],
-    'W': ['#...#', '#...#', '#...#', '#.#.#', '#.#.#', '#.#.#', '.#.#.'],
-    'X': ['#...#', '#...#', '.#.#.', '..#..', '.#.#.', '#...#', '#...#'],
-    'Y': ['#...#', '#...#', '.#.#.', '..#..', '..#..', '..#..', '..#..'],
-    'Z': ['#####', '....#', '...#.', '..#..', '.#...', '#....', '#####'],
-    'a': ['.....', '.....', '.###.', '....#', '.####', '#...#', '.####'],
-    'b': ['#....', '#....', '#.##.', '##..#', '#...#', '#...#', '####.'],
-    'c': ['.....', '.....', '.###.', '#....', '#....', '#...#', '.###.'],
-    'd': ['....#', '....#', '.##.#', '#..##', '#...#', '#...#', '.####'],
-    'e': ['.....', '.....', '.###.', '#...#', '#####', '#....', '.###.'],
-    'f': ['..##.', '.#..#', '.#...', '###..', '.#...', '.#...', '.#...'],
-    'g': ['.####', '#...#', '#...#', '#...#', '.####', '....#', '.###.'],
-    'h': ['#....', '#....', '#.##.', '##..#', '#...#', '#...#', '#...#'],
-    'i': ['..#..', '.....', '.##..', '..#..', '..#..', '..#..', '.###.'],
-    'j': ['...#.', '.....', '..##.', '...#.', '...#.', '#..#.', '.##..'],
-    'k': ['#....', '#....', '#..#.', '#.#..', '##...', '#.#..', '#..#.'],
-    'l': ['.##..', '..#..', '..#..', '..#..', '..#..', '..#..', '.###.'],
-    'm': ['.....', '.....', '##.#.', '#.#.#', '#.#.#', '#...#', '#...#'],
-    'n': ['.....', '.....', '#.##.', '##..#', '#...#', '#...#', '#...#'],
-    'o': ['.....', '.....', '.###.', '#...#', '#...#', '#...#', '.###.'],
-    'p': ['####.', '#...#', '#...#', '#...#', '####.', '#....', '#....'],
-    'q': ['.####', '#...#', '#...#', '#...#', '.####', '....#', '....#'],
-    'r': ['.....', '.....', '#.##.', '##..#', '#....', '#....', '#....'],
-    's': ['.....', '.....', '.###.', '#....', '.###.', '....#', '####.'],
-    't': ['.#...', '.#...', '###..', '.#...', '.#...', '.#..#', '..##.'],
-    'u': ['.....', '.....', '#...#', '#...#', '#...#', '#..##', '.##.#'],
-    'v': ['.....', '.....', '#...#', '#...#', '#...#', '.#.#.', '..#..'],
-    'w': ['.....', '.....', '#...#', '#...#', '#.#.#', '#.#.#', '.#.#.'],
-    'x': ['.....', '.....', '#...#', '.#.#.', '..#..', '.#.#.', '#...#'],
-    'y': ['#...#', '#...#', '#...#', '#...#', '.####', '....#', '.###.'],
-    'z': ['.....', '.....', '#####', '...#.', '..#..', '.#...', '#####'],
-    '.': ['.....', '.....', '.....', '.....', '.....', '.##..', '.##..'],
-    ',': ['.....', '.....', '.....', '.....', '.##..', '..#..', '.#...'],
-    ':': ['.....', '.##..', '.##..', '.....', '.##..', '.##..', '.....'],
-    '-': ['.....', '.....', '.....', '#####', '.....', '.....', '.....'],
-    '+': ['.....', '..#..', '..#..', '#####', '..#..', '..#..', '.....'],
-    '=': ['.....', '.....', '#####', '.....', '#####', '.....', '.....'],
-    '/': ['.....', '....#', '...#.', '..#..', '.#...', '#....', '.....'],
-    '(': ['...#.', '..#..', '.#...', '.#...', '.#...', '..#..', '...#.'],
-    ')': ['.#...', '..#..', '...#.', '...#.', '...#.', '..#..', '.#...'],
-    '_': ['.....', '.....', '.....', '.....', '.....', '.....', '#####'],
-    '%': ['##...', '##..#', '...#.', '..#..', '.#...', '#..##', '...##'],
-    '@': ['.###.', '#...#', '#.###', '#.#.#', '#.###', '#....', '.###.'],
-    '?': ['.###.', '#...#', '....#', '...#.', '..#..', '.....', '..#..'],
-}
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+import pgproc  # noqa: E402
 
-_DESCEND = 'gpqy'
-WHITE = (255, 255, 255)
-BLACK = (0, 0, 0)
-GREY = (215, 215, 215)
-BLUE = (31, 90, 180)
-RED = (200, 50, 40)
+WIDTH, HEIGHT, DPI = 9.0, 6.0, 100	# inches, dots per inch: 900 x 600 pixels
+STYLES = ('-o', '-s', '-^', '-d', '-v', '-x')
 
 
-class Canvas:
-    """An RGB image with the few drawing operations a line chart needs."""
+class NoPlot(pgproc.ToolError):
+    """No PNG: matplotlib is not installed (the tools' exit code 6)."""
 
-    def __init__(self, width, height, bg=WHITE):
-        self.w, self.h = width, height
-        self.px = bytearray(bytes(bg) * (width * height))
-
-    def dot(self, x, y, c):
-        if 0 <= x < self.w and 0 <= y < self.h:
-            i = (y * self.w + x) * 3
-            self.px[i:i + 3] = bytes(c)
-
-    def rect(self, x0, y0, x1, y1, c):
-        for y in range(max(y0, 0), min(y1, self.h - 1) + 1):
-            for x in range(max(x0, 0), min(x1, self.w - 1) + 1):
-                self.dot(x, y, c)
-
-    def line(self, x0, y0, x1, y1, c, width=1):
-        """Bresenham, thickened by drawing a small square at each step."""
-        dx, dy = abs(x1 - x0), -abs(y1 - y0)
-        sx, sy = (1 if x0 < x1 else -1), (1 if y0 < y1 else -1)
-        err, h = dx + dy, width // 2
-        while True:
-            self.rect(x0 - h, y0 - h, x0 - h + width - 1, y0 - h + width - 1, c)
-            if x0 == x1 and y0 == y1:
-                return
-            e2 = 2 * err
-            if e2 >= dy:
-                err += dy
-                x0 += sx
-            if e2 <= dx:
-                err += dx
-                y0 += sy
-
-    def text(self, x, y, s, c=BLACK, scale=2, anchor='left', vertical=False):
-        """Draw s with its top-left (or centre/right per anchor) at x, y."""
-        adv = 6 * scale
-        n = len(s) * adv - scale
-        off = {'left': 0, 'centre': n // 2, 'right': n}[anchor]
-        for k, ch in enumerate(s):
-            rows = _GLYPHS.get(ch, _GLYPHS['?'])
-            for r, row in enumerate(rows):
-                for col, bit in enumerate(row):
-                    if bit != '#':
-                        continue
-                    u = k * adv + col * scale - off
-                    v = (r + (2 if ch in _DESCEND else 0)) * scale
-                    if vertical:	# reads bottom to top
-                        self.rect(x + v, y - u - scale + 1, x + v + scale - 1, y - u, c)
-                    else:
-                        self.rect(x + u, y + v, x + u + scale - 1, y + v + scale - 1, c)
-
-    def png(self):
-        rows = b''.join(b'\0' + bytes(self.px[y * self.w * 3:(y + 1) * self.w * 3])
-                        for y in range(self.h))
-
-        def chunk(kind, data):
-            body = kind + data
-            return struct.pack('>I', len(data)) + body + \
-                struct.pack('>I', zlib.crc32(body) & 0xffffffff)
-        hdr = struct.pack('>IIBBBBB', self.w, self.h, 8, 2, 0, 0, 0)
-        return b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', hdr) + \
-            chunk(b'IDAT', zlib.compress(rows, 9)) + chunk(b'IEND', b'')
+    def __init__(self, why):
+        super().__init__(f'no PNG: {why} (install python3-matplotlib); '
+                         'CSV and JSON are not affected', pgproc.EXIT_NO_PLOT)
 
 
-def nice_ticks(top, n=5):
-    """(step, ticks): a round step (1, 2 or 5 times a power of ten) and
-    the number of steps covering 0..top in about n ticks."""
-    if top <= 0:
-        return 1, n
-    raw = top / n
-    mag = 10 ** math.floor(math.log10(raw))
-    for m in (1, 2, 5, 10):
-        step = m * mag
-        if step >= raw:
-            break
-    return step, max(1, math.ceil(top / step))
+def _pyplot():
+    try:
+        import matplotlib
+        matplotlib.use('Agg')
+        import matplotlib.pyplot as plt
+    except ImportError as e:
+        raise NoPlot(f'matplotlib is missing ({e})') from None
+    return plt
 
 
-def fmt(v):
-    """Compact tick label: 1500000 -> 1.5M, 25000 -> 25k, 0.5 -> 0.5."""
-    for div, suf in ((1e9, 'G'), (1e6, 'M'), (1e3, 'k')):
-        if abs(v) >= div:
-            return f'{v / div:g}{suf}'
-    return f'{v:g}'
-
-
-def chart(sizes, pps, mbps, title, subtitle='', spread=None, line_pps=None,
-          xlabel='frame size (bytes, with FCS)'):
-    """PNG bytes: pps (left axis) and Mb/s (right axis) per frame size
-    (with FCS); spread: (lowest, highest) pps per size, drawn as a bar;
-    line_pps: the packet rate of the line per size, drawn dashed."""
-    w, h = 880, 520
-    left, right, top, bottom = 100, w - 100, 80, h - 70
-    cv = Canvas(w, h)
-    cv.text(w // 2, 14, title, anchor='centre', scale=3)
+def _save(plt, fig, path, title, subtitle):
+    fig.suptitle(title, fontsize=14)
     if subtitle:
-        cv.text(w // 2, 44, subtitle, anchor='centre')
-    n = len(sizes)
+        fig.text(0.5, 0.925, subtitle, ha='center', fontsize=9, color='0.3')
+    fig.tight_layout(rect=(0, 0, 1, 0.92 if subtitle else 0.95))
+    try:
+        fig.savefig(path, format='png', dpi=DPI,
+                    metadata={'Title': title, 'Software': 'pktgen tools (matplotlib)'})
+    except OSError as e:
+        raise pgproc.file_error(path, e) from None
+    finally:
+        plt.close(fig)
+    return fig
 
-    def xpos(i):
-        return left + (right - left) * (2 * i + 1) // (2 * n)
 
-    axes = ((pps, BLUE, left, 'right', 'packets per second'),
-            (mbps, RED, right, 'left', 'Mb/s'))
-    pps_top = max(list(pps) + [hi for _, hi in spread or []] + list(line_pps or []) + [0])
-    for vals, colour, ax, anchor, label in axes:
-        step, ticks = nice_ticks((pps_top if ax == left else max(vals + [0])) * 1.05)
-        span = step * ticks
-        for t in range(ticks + 1):
-            y = bottom - (bottom - top) * t // ticks
-            if ax == left:
-                cv.line(left, y, right, y, GREY)
-            tx = ax - 8 if anchor == 'right' else ax + 8
-            cv.line(ax, y, ax + (-5 if anchor == 'right' else 5), y, colour, 2)
-            cv.text(tx, y - 7, fmt(step * t), colour, anchor=anchor)
-        pts = [(xpos(i), bottom - round((bottom - top) * v / span))
-               for i, v in enumerate(vals)]
-        for a, b in zip(pts, pts[1:]):
-            cv.line(a[0], a[1], b[0], b[1], colour, 3)
-        for x, y in pts:
-            cv.rect(x - 4, y - 4, x + 4, y + 4, colour)
-        if ax == left:
-            def ypos(v):
-                return bottom - round((bottom - top) * v / span)
-            for i, (lo, hi) in enumerate(spread or []):
-                cv.line(xpos(i), ypos(lo), xpos(i), ypos(hi), colour, 1)
-                cv.line(xpos(i) - 6, ypos(lo), xpos(i) + 6, ypos(lo), colour, 1)
-                cv.line(xpos(i) - 6, ypos(hi), xpos(i) + 6, ypos(hi), colour, 1)
-            lp = [(xpos(i), ypos(v)) for i, v in enumerate(line_pps or [])]
-            for a, b in zip(lp, lp[1:]):
-                for k in range(0, 10, 2):	# dashed: 5 of every 10 steps
-                    cv.line(a[0] + (b[0] - a[0]) * k // 10, a[1] + (b[1] - a[1]) * k // 10,
-                            a[0] + (b[0] - a[0]) * (k + 1) // 10,
-                            a[1] + (b[1] - a[1]) * (k + 1) // 10, BLACK, 2)
-            if lp:
-                cv.text(lp[0][0] + 8, lp[0][1] - 18, 'line rate', BLACK)
-        lx = 14 if ax == left else w - 30
-        cv.text(lx, (top + bottom) // 2, label, colour, anchor='centre', vertical=True)
-    cv.line(left, bottom, right, bottom, BLACK, 2)
-    cv.line(left, top, left, bottom, BLUE, 2)
-    cv.line(right, top, right, bottom, RED, 2)
-    for i, s in enumerate(sizes):
-        cv.line(xpos(i), bottom, xpos(i), bottom + 5, BLACK, 2)
-        cv.text(xpos(i), bottom + 12, str(s), anchor='centre')
-    cv.text((left + right) // 2, h - 28, xlabel, anchor='centre')
-    return cv.png()
+def _plain(plt, ax):
+    """y tick labels as numbers with k, M, G (no '1e7' offset)."""
+    from matplotlib.ticker import EngFormatter
+    ax.yaxis.set_major_formatter(EngFormatter(sep=''))
+
+
+def _size_ticks(ax, sizes, labels=None):
+    """The frame sizes as ticks of a numeric axis (their true spacing)."""
+    ax.set_xticks(sizes)
+    ax.set_xticklabels(labels or [f'{s:g}' for s in sizes], rotation=45 if len(sizes) > 8
+                       else 0)
+    ax.set_xlim(0, max(sizes) * 1.05 if sizes else 1)
+
+
+def rate_vs_size(path, sizes, pps, mbps, title, subtitle='', spread=None, line_pps=None,
+                 xlabel='frame size (bytes, with FCS)'):
+    """pps (left axis, packets/s; spread: (lowest, highest) per size as an
+    error bar) and mbps (right axis, Mb/s) against sizes (bytes), with
+    line_pps (the line's packet rate per size) dashed."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(WIDTH, HEIGHT), dpi=DPI)
+    err = None
+    if spread:
+        err = [[p - lo for p, (lo, _) in zip(pps, spread)],
+               [hi - p for p, (_, hi) in zip(pps, spread)]]
+    ax.errorbar(sizes, pps, yerr=err, fmt='-o', color='tab:blue', capsize=4,
+                label='packets/s (median; bar: lowest to highest run)')
+    if line_pps:
+        ax.plot(sizes, line_pps, '--', color='black', label='line rate, packets/s')
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel('packets per second (packets/s)')
+    ax.set_ylim(bottom=0)
+    ax.grid(True, color='0.85')
+    _plain(plt, ax)
+    _size_ticks(ax, sizes)
+    rx = ax.twinx()
+    rx.plot(sizes, mbps, '-s', color='tab:red', label='Mb/s (L2, frames with FCS)')
+    rx.set_ylabel('throughput (Mb/s)')
+    rx.set_ylim(bottom=0)
+    lines = ax.get_legend_handles_labels()
+    more = rx.get_legend_handles_labels()
+    ax.legend(lines[0] + more[0], lines[1] + more[1], loc='best', fontsize=8)
+    return _save(plt, fig, path, title, subtitle)
+
+
+def panels(path, x, spec, xlabel, title, subtitle='', xticks=None, xticklabels=None,
+           notes=()):
+    """Stacked panels sharing the numeric x axis x.  spec: one dict per
+    panel, {'ylabel': 'latency (us)', 'series': [(label, ys, dashed)]},
+    ys aligned with x (None: no point).  xticks/xticklabels: ticks at
+    chosen positions (frame sizes); notes: lines of text under the title
+    of the first panel."""
+    plt = _pyplot()
+    fig, axes = plt.subplots(len(spec), 1, sharex=True, squeeze=False,
+                             figsize=(WIDTH, 4.0 * len(spec) + 1), dpi=DPI)
+    for ax, p in zip((a[0] for a in axes), spec):
+        for k, (label, ys, dashed) in enumerate(p['series']):
+            pts = sorted((a, b) for a, b in zip(x, ys) if b is not None)
+            if not pts:
+                continue
+            ax.plot([a for a, _ in pts], [b for _, b in pts],
+                    '--' if dashed else STYLES[k % len(STYLES)], label=label)
+        ax.set_ylabel(p['ylabel'])
+        ax.set_ylim(bottom=0)
+        _plain(plt, ax)
+        ax.grid(True, color='0.85')
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=8)
+    ax = axes[0][0]
+    for i, n in enumerate(notes):
+        ax.text(0.99, 0.02 + 0.05 * i, n, transform=ax.transAxes, ha='right', fontsize=8)
+    last = axes[-1][0]
+    last.set_xlabel(xlabel)
+    if xticks is not None:
+        _size_ticks(last, list(xticks), xticklabels)
+    return _save(plt, fig, path, title, subtitle)
+
+
+def ratio_bars(path, labels, values, xlabel, title, ref=1.0):
+    """A horizontal bar per label (blue at or above ref, red below), the
+    value written at its end and a line at ref."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(WIDTH, max(2.5, 0.3 * len(labels) + 1.5)), dpi=DPI)
+    ys = list(range(len(labels)))
+    ax.barh(ys, values, color=['tab:blue' if v >= ref else 'tab:red' for v in values])
+    for y, v in zip(ys, values):
+        ax.text(v, y, f' {v:.2f}', va='center', fontsize=8)
+    ax.axvline(ref, color='black')
+    ax.set_yticks(ys)
+    ax.set_yticklabels(labels, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel(xlabel)
+    ax.set_xlim(0, max(values + [ref]) * 1.15)
+    return _save(plt, fig, path, title, '')

@@ -9,8 +9,20 @@ the caller's network namespace: run a tool under `ip netns exec NS`.
 
 import os
 import re
+import sys
 
 PROC = os.environ.get('PKTGEN_PROC', '/proc/net/pktgen')
+DEBUG = False		# -x: print every command written, on stderr
+
+# Exit codes shared by the tools (Documentation/tools.rst, the man pages)
+EXIT_OK = 0
+EXIT_RUN = 1		# a run failed: pktgen refused a command, no Result: OK
+EXIT_USAGE = 2		# bad option or value (argparse's code)
+EXIT_NOTHING_RAN = 3	# pktgen-top: no device ran within --wait
+EXIT_NO_PKTGEN = 4	# no /proc/net/pktgen: module not loaded, or another netns
+EXIT_FILE = 5		# an input file missing or unreadable, an output not writable
+EXIT_NO_PLOT = 6	# no PNG: matplotlib is missing (CSV/JSON were written)
+EXIT_INTERRUPTED = 130
 
 # "OK: 1345187(c1342694+d2493) usec, 100000 (60byte,0frags)\n
 #   74339pps 35Mb/sec (35682720bps) errors: 0"
@@ -20,6 +32,44 @@ _RESULT = re.compile(r'OK: (\d+)\(c\d+\+d\d+\) usec, (\d+) \((\d+)byte,-?\d+frag
 
 class PktgenError(Exception):
     """A write that failed or did not leave Result: OK."""
+
+
+class ToolError(Exception):
+    """An error the tool reports in one line, with its exit code."""
+
+    def __init__(self, msg, code=EXIT_RUN):
+        super().__init__(msg)
+        self.code = code
+
+
+def need_pktgen():
+    """ToolError(EXIT_NO_PKTGEN) when there is no /proc/net/pktgen here."""
+    if not os.path.isdir(PROC):
+        raise ToolError(f'no {PROC}: load the module (modprobe pktgen) or run in '
+                        'the namespace of the devices (ip netns exec NS)', EXIT_NO_PKTGEN)
+
+
+def file_error(name, e):
+    """The ToolError of an OSError on a file the user named."""
+    return ToolError(f'{name}: {e.strerror or e}', EXIT_FILE)
+
+
+def run_tool(prog, main):
+    """sys.exit(main()), every expected error as one line 'prog: ...' and
+    its exit code, never a traceback."""
+    try:
+        rc = main()
+    except ToolError as e:
+        print(f'{prog}: {e}', file=sys.stderr)
+        rc = e.code
+    except PktgenError as e:
+        print(f'{prog}: {e}', file=sys.stderr)
+        rc = EXIT_RUN
+    except KeyboardInterrupt:
+        rc = EXIT_INTERRUPTED
+    except BrokenPipeError:
+        rc = EXIT_OK
+    sys.exit(rc)
 
 
 def path(name):
@@ -34,6 +84,8 @@ def read(name):
 def write(name, cmd):
     """One write(2) of "cmd\\n" (as echo does: the kernel's pgctrl drops the
     last byte) to a pktgen file; raises OSError on failure."""
+    if DEBUG:
+        print(f'pgset {name} "{cmd}"', file=sys.stderr, flush=True)
     fd = os.open(path(name), os.O_WRONLY)
     try:
         os.write(fd, cmd.rstrip('\n').encode() + b'\n')
@@ -53,7 +105,12 @@ def pgset(name, cmd):
     try:
         write(name, cmd)
     except OSError as e:
-        raise PktgenError(f'{name}: "{cmd}": {e.strerror}: {result(name)}') from None
+        try:
+            why = result(name)
+        except OSError:
+            why = ''
+        raise PktgenError(f'{name}: "{cmd}": {e.strerror}' + (f': {why}' if why else '')) \
+            from None
     res = result(name)
     if not res.startswith('OK'):
         raise PktgenError(f'{name}: "{cmd}": Result: {res}')

@@ -66,7 +66,10 @@ def parse_sizes(text):
         if s == 'imix':
             out.append('imix')
             continue
-        n = int(s)
+        try:
+            n = int(s)
+        except ValueError:
+            raise ValueError(f'{s!r}: not a frame size (an integer, or imix)') from None
         if n < 64:
             raise ValueError(f'{n}: frames with FCS are 64 bytes or more')
         out.append(n)
@@ -269,91 +272,42 @@ def to_json(rows, trials, meta):
 
 
 # ------------------------------------------------------------------ plot
-def plot(rows, line_mbps, title, subtitle=''):
-    """PNG bytes: NDR and PDR (packets/s) per frame size with the line's
-    frame rate dashed, above the latency percentiles (us) measured per
-    frame size.  Uses pgplot's canvas (Python's standard library only)."""
+def plot(path, rows, line_mbps, title, subtitle=''):
+    """A PNG at path (tools/pgplot.py, matplotlib): NDR and PDR
+    (packets/s) against the frame size, with the highest rate tried and
+    the line's frame rate dashed, above the latency percentiles (us).
+    The size axis is numeric; imix sits at its mean frame size."""
     import pgplot
     sizes = []
     for r in rows:
         if r['frame_size'] not in sizes:
             sizes.append(r['frame_size'])
-    w, h = 900, 900
-    cv = pgplot.Canvas(w, h)
-    cv.text(w // 2, 12, title, anchor='centre', scale=3)
-    if subtitle:
-        cv.text(w // 2, 42, subtitle, anchor='centre')
-    left, right = 110, w - 40
-    n = max(1, len(sizes))
+    xs = [mean_size(s) for s in sizes]
+    labels = [f'imix ({mean_size(s):.0f})' if s == 'imix' else str(s) for s in sizes]
 
-    def xpos(i):
-        return left + (right - left) * (2 * i + 1) // (2 * n)
-
-    def series(test, key):
+    def series(test, key, scale=1.0):
         vals = []
         for s in sizes:
             v = next((r[key] for r in rows if r['test'] == test and r['frame_size'] == s
-                      and r[key] not in ('', 'none')), None)
-            vals.append(float(v) if v is not None else None)
+                      and r[key] not in ('', 'none', None)), None)
+            vals.append(float(v) / scale if v is not None else None)
         return vals
-
-    def panel(top, bottom, lines, ylabel, legend_y):
-        allv = [v for _, vals, _, _ in lines for v in vals if v is not None]
-        step, ticks = pgplot.nice_ticks(max(allv + [1]) * 1.08)
-        span = step * ticks
-
-        def ypos(v):
-            return bottom - round((bottom - top) * v / span)
-        for t in range(ticks + 1):
-            y = bottom - (bottom - top) * t // ticks
-            cv.line(left, y, right, y, pgplot.GREY)
-            cv.text(left - 8, y - 7, pgplot.fmt(step * t), anchor='right')
-        for label, vals, colour, dashed in lines:
-            pts = [(xpos(i), ypos(v)) for i, v in enumerate(vals) if v is not None]
-            for a, b in zip(pts, pts[1:]):
-                segs = range(0, 10, 2) if dashed else [0]
-                for k in segs:
-                    e = k + 1 if dashed else 10
-                    cv.line(a[0] + (b[0] - a[0]) * k // 10, a[1] + (b[1] - a[1]) * k // 10,
-                            a[0] + (b[0] - a[0]) * e // 10, a[1] + (b[1] - a[1]) * e // 10,
-                            colour, 2 if dashed else 3)
-            for x, y in pts:
-                if not dashed:
-                    cv.rect(x - 4, y - 4, x + 4, y + 4, colour)
-        lx = left + 10
-        for label, vals, colour, dashed in lines:
-            if all(v is None for v in vals):
-                continue
-            cv.rect(lx, legend_y + 4, lx + 18, legend_y + 8, colour)
-            cv.text(lx + 24, legend_y, label, colour)
-            lx += 24 + 12 * len(label) + 24
-        cv.line(left, bottom, right, bottom, pgplot.BLACK, 2)
-        cv.line(left, top, left, bottom, pgplot.BLACK, 2)
-        cv.text(14, (top + bottom) // 2, ylabel, anchor='centre', vertical=True)
-        for i, s in enumerate(sizes):
-            cv.line(xpos(i), bottom, xpos(i), bottom + 5, pgplot.BLACK, 2)
-            cv.text(xpos(i), bottom + 10, str(s), anchor='centre')
-
-    green, grey = (40, 140, 60), (110, 110, 110)
-    tp = [('NDR', series('throughput-ndr', 'throughput_pps'), pgplot.BLUE, False),
-          ('PDR', series('throughput-pdr', 'throughput_pps'), pgplot.RED, False),
-          ('max tried', series('throughput-ndr', 'offered_pps'), grey, True)]
-    top = max([v for _, vals, _, _ in tp for v in vals if v is not None] + [1])
+    tp = [('NDR', series('throughput-ndr', 'throughput_pps'), False),
+          ('PDR', series('throughput-pdr', 'throughput_pps'), False),
+          ('highest rate tried', series('throughput-ndr', 'offered_pps'), True)]
+    notes = []
+    top = max([v for _, vals, _ in tp for v in vals if v is not None] + [1])
     if line_mbps:
         line = [line_pps(s, line_mbps) for s in sizes]
         if max(line) <= 10 * top:
-            tp.append(('line rate', line, pgplot.BLACK, True))
+            tp.append(('line rate', line, True))
         else:		# it would flatten the rest: say what it is
-            cv.text(right, 474, f'line rate {pgplot.fmt(round(min(line)))}-'
-                    f'{pgplot.fmt(round(max(line)))} pps: off scale', anchor='right')
-    panel(100, 440, tp, 'throughput (packets/s)', 72)
-    lat = []
-    for key, colour in (('min', grey), ('p50', pgplot.BLUE), ('p99', green),
-                        ('p999', pgplot.RED), ('max', pgplot.BLACK)):
-        vals = series('latency', f'latency_{key}_ns')
-        lat.append(('p99.9' if key == 'p999' else key,
-                    [v / 1000 if v is not None else None for v in vals], colour, key == 'max'))
-    panel(530, 840, lat, 'latency (us)', 500)
-    cv.text((left + right) // 2, h - 30, 'frame size (bytes, with FCS)', anchor='centre')
-    return cv.png()
+            notes.append(f'line rate {round(min(line))}-{round(max(line))} packets/s: '
+                         'off scale')
+    lat = [('p99.9' if k == 'p999' else k, series('latency', f'latency_{k}_ns', 1000.0),
+            k == 'max') for k in ('min', 'p50', 'p99', 'p999', 'max')]
+    return pgplot.panels(path, xs, [{'ylabel': 'throughput (packets/s)', 'series': tp},
+                                    {'ylabel': 'latency (us)', 'series': lat}],
+                         'frame size (bytes, with FCS)', title, subtitle,
+                         xticks=xs, xticklabels=labels, notes=notes)
 

@@ -16,11 +16,14 @@
 #   modprobe pktgen is ours (its version file), sample01 on a dummy
 #   device gives Result: OK, modprobe pf_ipoption works; apt purge, the
 #   file list is the one before the install, and a second boot loads the
-#   kernel's own pktgen.
+#   kernel's own pktgen.  make sign: the tree's module built for the
+#   root's kernel and signed with the same throwaway key (modinfo signer,
+#   sig_key), then insmod'ed in the second boot in place of the stock one.
 # KTAP, then the closing "N passed, N failed, N skipped" line; exit 4
 # (every subtest skipped) without root, debootstrap or vng.
 #
-#	tests/host/deb.sh	(DEB_RELEASES="bookworm trixie" for both)
+#	tests/host/deb.sh	(DEB_RELEASES="bookworm trixie" for both; make
+#				check-all runs both, make check Debian 12)
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 . "$REPO/tests/lib/lib.sh"
@@ -30,14 +33,19 @@ if [ -z "${DEB_PRIVATE:-}" ] && [ "$(id -u)" -eq 0 ] &&
 	exec env DEB_PRIVATE=1 unshare -m --propagation private "$0" "$@"
 fi
 
-RELEASES=${DEB_RELEASES:-bookworm}
+# make check: Debian 12; make check-all (CHECK_MATRIX=1): Debian 12 and 13
+if [ "${CHECK_MATRIX:-0}" = 1 ]; then
+	RELEASES=${DEB_RELEASES:-bookworm trixie}
+else
+	RELEASES=${DEB_RELEASES:-bookworm}
+fi
 PKC=${PKTGEN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pktgen}
 CACHE=$PKC/deb
 MIRROR=${DEB_MIRROR:-http://deb.debian.org/debian}
 SECURITY=${DEB_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
 # the kernel and its headers, DKMS, what the guest runs, and make deb's
-PKGS="linux-image-amd64 linux-headers-amd64 dkms kmod iproute2 procps openssl python3 make build-essential debhelper dh-dkms lintian"
-PER=11			# subtests per release
+PKGS="linux-image-amd64 linux-headers-amd64 dkms kmod iproute2 procps openssl python3 make build-essential debhelper dh-dkms lintian python3-docutils"
+PER=13			# subtests per release
 INPATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 T=$(lib_tmpdir)
 ROOT=""
@@ -133,6 +141,12 @@ write_guest() {
 	/root/pktgen/samples/pktgen_sample01_simple.sh -i pgd0 \
 		-m 02:00:00:00:00:01 -n 1000 2>&1 | sed 's/^/deb-guest: sample: /'
 	modprobe pf_ipoption && echo "deb-guest: pf_ipoption $(modinfo -F filename pf_ipoption)"
+	if [ -e /root/load-signed ]; then	# make sign's module, after the stock one
+		rmmod pf_ipoption 2>/dev/null; rmmod pktgen
+		insmod /root/pktgen/pktgen.ko &&
+			echo "deb-guest: signed loaded $(cat /sys/module/pktgen/version)" &&
+			echo "deb-guest: signed taint $(cat /proc/sys/kernel/tainted)"
+	fi
 	echo "deb-guest: file $f"
 	echo "deb-guest: version $v"
 	echo "deb-guest: done"
@@ -156,6 +170,8 @@ one() {	# REL
 		"$rel: boot: modprobe pktgen loads ours (its version)"
 		"$rel: boot: sample01 on a dummy device, Result: OK"
 		"$rel: boot: modprobe pf_ipoption loads ours"
+		"$rel: make sign: the tree's modules signed (modinfo signer, sig_key)"
+		"$rel: boot: make sign's pktgen.ko loads in the root's kernel"
 		"$rel: apt purge pktgen-dkms"
 		"$rel: after purge, the root's files are those before the install"
 		"$rel: boot after purge: the kernel's own pktgen")
@@ -253,13 +269,28 @@ one() {	# REL
 		ktap_fail "${names[6]}" "$(grep -a 'pf_ipoption' "$log-boot1.log" | tail -n 10)"
 	fi
 
-	check "${names[7]}" in_root "$ROOT" "apt-get purge -y -q pktgen-dkms"
+	# make sign on the tree's own build, with the MOK key DKMS used
+	t0=$SECONDS
+	out=$(in_root "$ROOT" "cd pktgen && make KVER=$kv >/dev/null &&
+		make sign KVER=$kv KEY=/root/mok/mok.priv CERT=/root/mok/mok.der >/dev/null &&
+		for f in pktgen.ko ipoption/pf_ipoption.ko; do
+			echo \"signer=\$(modinfo -F signer \$f) sig_key=\$(modinfo -F sig_key \$f)\"
+		done" 2>&1)
+	if [ "$(grep -c '^signer=pktgen test MOK sig_key=[0-9A-F:]\{20,\}$' <<<"$out")" = 2 ]; then
+		ktap_pass "${names[7]} ($((SECONDS - t0))s)"
+		ktap_diag "$out"
+	else
+		ktap_fail "${names[7]}" "$out"
+	fi
+
+	check "${names[9]}" in_root "$ROOT" "apt-get purge -y -q pktgen-dkms"
 	file_list >"$log-after"
 	if out=$(diff "$log-before" "$log-after"); then
-		ktap_pass "${names[8]}"
+		ktap_pass "${names[10]}"
 	else
-		ktap_fail "${names[8]}" "$out"
+		ktap_fail "${names[10]}" "$out"
 	fi
+	touch "$ROOT/root/load-signed"
 
 	t0=$SECONDS
 	boot "$kv" "$log-boot2.log"
@@ -269,9 +300,15 @@ one() {	# REL
 	if grep -aq 'deb-guest: version ' "$log-boot2.log" &&
 	   ! grep -aq "deb-guest: version $ver\$" "$log-boot2.log" &&
 	   grep -aq "deb-guest: file /lib/modules/$kv/kernel/net/core/pktgen.ko" "$log-boot2.log"; then
-		ktap_pass "${names[9]}"
+		ktap_pass "${names[11]}"
 	else
-		ktap_fail "${names[9]}" "$(grep -ao "deb-guest: .*" "$log-boot2.log" || tail -n 30 "$log-boot2.log")"
+		ktap_fail "${names[11]}" "$(grep -ao "deb-guest: .*" "$log-boot2.log" || tail -n 30 "$log-boot2.log")"
+	fi
+	if grep -aq "deb-guest: signed loaded $ver\$" "$log-boot2.log"; then
+		ktap_pass "${names[8]}"
+		ktap_diag "$(grep -ao 'deb-guest: signed taint.*' "$log-boot2.log")"
+	else
+		ktap_fail "${names[8]}" "$(grep -ao "deb-guest: .*" "$log-boot2.log" | tail -n 20)"
 	fi
 
 	drop_root

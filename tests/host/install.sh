@@ -44,8 +44,14 @@ tools_installed() {
 	local t
 	for t in $TOOLS; do
 		# shellcheck disable=SC2015 # the || branch is meant for a failure of either
-		[ -x "$T/root/usr/bin/$t" ] && [ -f "$T/root/usr/lib/pktgen/$t" ] ||
+		[ -x "$T/root/usr/bin/$t" ] && [ -f "$T/root/usr/lib/pktgen/$t" ] &&
+			[ -f "$T/root/usr/share/man/man1/$t.1" ] ||
 			{ ls -lR "$T/root/usr"; return 1; }
+	done
+	# man finds each page, which names the tool and lists its exit codes
+	for t in $TOOLS; do
+		MANPATH=$T/root/usr/share/man MANWIDTH=80 man "$t" 2>/dev/null |
+			grep -q "^EXIT STATUS" || { echo "man $t: no page or no EXIT STATUS"; return 1; }
 	done
 	# each runs from its link, finding its helper modules beside it
 	for t in pgstats pktgen-rfc2544 pktgen-sweep pktgen-top; do
@@ -57,7 +63,8 @@ tools_installed() {
 tools_removed() {
 	local t
 	for t in $TOOLS; do
-		[ ! -e "$T/root/usr/bin/$t" ] && [ ! -L "$T/root/usr/bin/$t" ] || return 1
+		[ ! -e "$T/root/usr/bin/$t" ] && [ ! -L "$T/root/usr/bin/$t" ] &&
+			[ ! -e "$T/root/usr/share/man/man1/$t.1" ] || return 1
 	done
 	[ ! -e "$T/root/usr/lib/pktgen" ]
 }
@@ -129,7 +136,7 @@ check "version of this checkout: its tag, or VERSION+gHASH" version_checkout
 check "version of a tree without .git (git archive): VERSION ($(cat "$REPO/VERSION"))" \
 	version_tarball
 check "make install-tools DESTDIR PREFIX=/usr" mk "$REPO" install-tools DESTDIR="$T/root" PREFIX=/usr
-check "tools in /usr/lib/pktgen, linked from /usr/bin, run from there" tools_installed
+check "tools in /usr/lib/pktgen, linked from /usr/bin, run from there, man pages" tools_installed
 check "make install-headers DESTDIR PREFIX=/usr" mk "$REPO" install-headers DESTDIR="$T/root" PREFIX=/usr
 check "pf_ipoption.h in /usr/include/linux; the memo's code compiles with it" header_installed
 check "make uninstall: both modules leave updates/, depmod runs" module_uninstall

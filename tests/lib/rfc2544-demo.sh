@@ -32,7 +32,7 @@ run() {	# NAME OPTION...: the tool's command line and output into D/NAME.*
 		echo "\$ ip netns exec S pktgen-rfc2544 -i veth0 -d 10.98.2.2 -m $MAC1 \\"
 		echo "      --rx-netns K --rx-dev veth3 --csv $name.csv --json $name.json \\"
 		echo "      --png $name.png $*"
-		ip netns exec "$TX" "$TOOLS/pktgen-rfc2544" -i veth0 -d 10.98.2.2 -m "$MAC1" \
+		ip netns exec "$TX" /usr/bin/python3 "$TOOLS/pktgen-rfc2544" -i veth0 -d 10.98.2.2 -m "$MAC1" \
 			--rx-netns "$RX" --rx-dev veth3 --csv "$D/$name.csv" \
 			--json "$D/$name.json" --png "$D/$name.png" "$@" 2>&1
 		echo "(exit $?, $((SECONDS - t0)) s)"
@@ -42,10 +42,10 @@ run() {	# NAME OPTION...: the tool's command line and output into D/NAME.*
 
 uname -r | tee "$D/kernel.txt"
 dut tbf rate 3mbit burst 3000 limit 18000
-run tbf -s 64,512,1518 -D 1.5 --max-rate 3.9mbit -r 3.2 --pdr 1 --latency-load 90 \
+run tbf --frame-size 64,512,1518 -D 1.5 --max-rate 3.9mbit -r 3.2 --pdr 1 --latency-load 90 \
 	--b2b-max 2000 all
 dut netem loss 20%
-run lossy -s 64 -D 0.5 --max-rate 5000 -r 5 --pdr 30 throughput
+run lossy --frame-size 64 -D 0.5 --max-rate 5000 -r 5 --pdr 30 throughput
 dut netem delay 10ms
-run delay -s 64,512,1518 -D 1 --rate 2000 latency
+run delay --frame-size 64,512,1518 -D 1 --rate 2000 latency
 ls -l "$D"

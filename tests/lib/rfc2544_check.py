@@ -135,7 +135,8 @@ def jsonfile(path, tests):
 
 
 def png(path):
-    """A PNG that decodes: signature, CRCs, the pixels' size."""
+    """A PNG that decodes: signature, CRCs, the pixels' size (8-bit RGB
+    or RGBA, as matplotlib writes)."""
     try:
         with open(path, 'rb') as f:
             data = f.read()
@@ -148,8 +149,9 @@ def png(path):
             if kind == b'IDAT':
                 idat += body[4:]
             pos += 12 + n
-        w, h = struct.unpack('>II', data[16:24])
-        ok = ok and len(zlib.decompress(idat)) == h * (1 + 3 * w)
+        w, h, depth, colour = struct.unpack('>IIBB', data[16:26])
+        bpp = {2: 3, 6: 4}.get(colour) if depth == 8 else None	# RGB, RGBA
+        ok = ok and bpp is not None and len(zlib.decompress(idat)) == h * (1 + bpp * w)
         out(ok, f'{os.path.basename(path)}: a {w}x{h} PNG that decodes', 'bad PNG')
     except (OSError, struct.error, zlib.error) as e:
         out(False, f'{os.path.basename(path)}: a PNG that decodes', str(e))

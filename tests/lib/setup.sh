@@ -42,7 +42,7 @@ RELEASE=${VERSION_CODENAME:-unknown}
 # already (initramfs-tools pulls it in): a fresh one does not.
 APT_PKGS=(qemu-system-x86 busybox-static kmod udev tcpdump iproute2 ethtool
 	procps util-linux python3 python3-venv file ca-certificates make gcc
-	sparse dkms shellcheck)
+	sparse dkms shellcheck python3-docutils python3-matplotlib man-db)
 # `setup.sh check` also: checkpatch.pl for the lint gate (tests/lib/style.sh
 # takes it from this tarball; Debian packages it nowhere else), too big for
 # `make run`

@@ -11,7 +11,8 @@
 	pktgen-sweep -D 0.5 over two sizes: each run lasted at least 0.5 s
 	and less than 10 s, at a rate.
     tools_check.py png FILE
-	a PNG that decodes (signature, IHDR, CRCs, pixel data size).
+	a PNG that decodes (signature, IHDR: 8-bit RGB or RGBA as
+	matplotlib writes, CRCs, pixel data size).
     tools_check.py wire PCAP SIZES COUNT DST
 	COUNT pktgen frames of each size to DST, IPv4 checksum good (the
 	capture has no FCS: 4 bytes less than the size).
@@ -64,16 +65,17 @@ def duration(path):
 def png(path):
     d = open(path, 'rb').read()
     assert d[:8] == b'\x89PNG\r\n\x1a\n', 'signature'
-    pos, idat, w = 8, b'', 0
+    pos, idat, w, colour = 8, b"", 0, 2
     while pos < len(d):
         n, kind = struct.unpack('>I4s', d[pos:pos + 8])
         body = d[pos + 4:pos + 8 + n]
         assert struct.unpack('>I', d[pos + 8 + n:pos + 12 + n])[0] == zlib.crc32(body), kind
         if kind == b'IHDR':
-            w, h = struct.unpack('>II', body[4:12])
+            w, h, depth, colour = struct.unpack('>IIBB', body[4:14])
+            assert depth == 8 and colour in (2, 6), f'IHDR depth {depth} colour {colour}'
         idat += body[4:] if kind == b'IDAT' else b''
         pos += 12 + n
-    assert len(zlib.decompress(idat)) == h * (1 + 3 * w), 'pixel data'
+    assert len(zlib.decompress(idat)) == h * (1 + (3 if colour == 2 else 4) * w), 'pixel data'
 
 
 def wire(path, sizes, count, dst):
