@@ -57,6 +57,9 @@ struct pg_rx_net {
 	int stats_mode;			/* enum pg_rx_stats_mode, read per packet */
 	u32 copies;			/* packets per number, taken by new streams */
 	int display;			/* enum pg_rx_display */
+	u32 sample;			/* sampling setting (pktgen_rx_ring.h) */
+	u64 table_gen;			/* tables published so far */
+	struct proc_dir_entry *samples;	/* pgrx_samples */
 	char result[PG_RESULT_LEN];
 };
 

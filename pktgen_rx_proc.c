@@ -20,6 +20,8 @@
 #include "pktgen_cmd.h"
 #include "pktgen_rx.h"
 #include "pktgen_rx_proc.h"
+#include "pktgen_rx_ring.h"
+#include "pktgen_rx_samples.h"
 #include "pktgen_rx_streams.h"
 #include "pktgen_rxstat.h"
 
@@ -45,6 +47,30 @@ static __printf(2, 3) void pg_rx_result(struct pg_rx_net *rxn, const char *fmt, 
 	va_start(ap, fmt);
 	vsnprintf(rxn->result, sizeof(rxn->result), fmt, ap);
 	va_end(ap);
+}
+
+/* A new table of streams, with sample rings if sampling is on. */
+static struct pg_rx_table *pg_rx_new_table(struct pg_rx_net *rxn)
+{
+	struct pg_rx_table *t = pg_rx_table_alloc();
+
+	if (!t) {
+		pg_rx_result(rxn, "ERROR: out of memory for the stream table");
+		return NULL;
+	}
+	if (pg_rx_table_sampling(t, rxn->sample)) {
+		pg_rx_table_free(t);
+		pg_rx_result(rxn, "ERROR: out of memory for the sample rings");
+		return NULL;
+	}
+	return t;
+}
+
+/* Publish @t; readers of pgrx_samples see that the table changed. */
+static void pg_rx_publish(struct pg_rx_net *rxn, struct pg_rx_table *t)
+{
+	pg_rx_table_replace(rxn, t);
+	rxn->table_gen++;
 }
 
 static int pg_rx_cmd_rx(struct pg_rx_net *rxn, const char *ifname)
@@ -75,13 +101,11 @@ static int pg_rx_cmd_rx(struct pg_rx_net *rxn, const char *ifname)
 		return -ENOSPC;
 	}
 	if (!pg_rx_table(rxn)) {
-		struct pg_rx_table *t = pg_rx_table_alloc();
+		struct pg_rx_table *t = pg_rx_new_table(rxn);
 
-		if (!t) {
-			pg_rx_result(rxn, "ERROR: out of memory for the stream table");
+		if (!t)
 			return -ENOMEM;
-		}
-		pg_rx_table_replace(rxn, t);
+		pg_rx_publish(rxn, t);
 	}
 	err = pg_rx_dev_add(rxn, dev);
 	if (err) {
@@ -120,12 +144,10 @@ static int pg_rx_cmd_reset(struct pg_rx_net *rxn, const char *arg)
 
 	/* without a table (never enabled) there is nothing to clear */
 	if (pg_rx_table(rxn)) {
-		t = pg_rx_table_alloc();
-		if (!t) {
-			pg_rx_result(rxn, "ERROR: out of memory for the stream table");
+		t = pg_rx_new_table(rxn);
+		if (!t)
 			return -ENOMEM;
-		}
-		pg_rx_table_replace(rxn, t);
+		pg_rx_publish(rxn, t);
 	}
 	pg_rx_result(rxn, "OK: rx_reset");
 	return 0;
@@ -160,6 +182,34 @@ static int pg_rx_cmd_copies(struct pg_rx_net *rxn, const char *arg)
 	return 0;
 }
 
+/* "sample N" (every Nth), "sample random N" (1 in N at random), "sample 0" (off). */
+static int pg_rx_cmd_sample(struct pg_rx_net *rxn, const char *arg)
+{
+	struct pg_rx_table *t = pg_rx_table(rxn);
+	bool rnd = false;
+	u32 n, how;
+	int err;
+
+	if (!strncmp(arg, "random ", 7)) {
+		rnd = true;
+		arg += 7;
+	}
+	if (kstrtou32(arg, 10, &n) || n > PG_RX_SAMPLE_MAX || (rnd && !n)) {
+		pg_rx_result(rxn, "ERROR: sample takes N (every Nth packet), random N (1 in N at random), or 0 (off), N 1-%d",
+			     PG_RX_SAMPLE_MAX);
+		return -EINVAL;
+	}
+	how = n | (rnd ? PG_RX_SAMPLE_RANDOM : 0);
+	err = t ? pg_rx_table_sampling(t, how) : 0;
+	if (err) {
+		pg_rx_result(rxn, "ERROR: out of memory for the sample rings");
+		return err;
+	}
+	rxn->sample = how;
+	pg_rx_result(rxn, "OK: sample=%s%u", rnd ? "random " : "", n);
+	return 0;
+}
+
 static int pg_rx_cmd_display(struct pg_rx_net *rxn, const char *arg)
 {
 	int i;
@@ -179,16 +229,18 @@ struct pg_rx_cmd {
 	const char *name;
 	bool rtnl;		/* changes the device list */
 	bool arg;		/* takes a word (else: nothing may follow) */
+	bool arg2;		/* may take two, handed over as "w1 w2" */
 	int (*exec)(struct pg_rx_net *rxn, const char *arg);
 };
 
 static const struct pg_rx_cmd pg_rx_cmds[] = {
-	{ "rx",		true,	true,	pg_rx_cmd_rx },
-	{ "rx_disable",	true,	true,	pg_rx_cmd_disable },
-	{ "rx_reset",	false,	false,	pg_rx_cmd_reset },
-	{ "statistics",	false,	true,	pg_rx_cmd_statistics },
-	{ "copies",	false,	true,	pg_rx_cmd_copies },
-	{ "display",	false,	true,	pg_rx_cmd_display },
+	{ "rx",		true,	true,	false,	pg_rx_cmd_rx },
+	{ "rx_disable",	true,	true,	false,	pg_rx_cmd_disable },
+	{ "rx_reset",	false,	false,	false,	pg_rx_cmd_reset },
+	{ "statistics",	false,	true,	false,	pg_rx_cmd_statistics },
+	{ "copies",	false,	true,	false,	pg_rx_cmd_copies },
+	{ "display",	false,	true,	false,	pg_rx_cmd_display },
+	{ "sample",	false,	true,	true,	pg_rx_cmd_sample },
 };
 
 static int pg_rx_exec(struct pg_rx_net *rxn, const struct pg_rx_cmd *cmd, const char *arg)
@@ -213,23 +265,33 @@ static int pg_rx_exec(struct pg_rx_net *rxn, const struct pg_rx_cmd *cmd, const 
 	return err;
 }
 
-/* A command word and at most one argument (pg_split_words()'s grammar). */
+/*
+ * A command word and at most one argument (pg_split_words()'s grammar),
+ * two for a command that takes them.
+ */
 static int pg_rx_command(struct pg_rx_net *rxn, char *buf)
 {
-	char *word[2];
+	char *word[3], arg[48];
 	int n, i;
 
 	n = pg_split_words(buf, word, ARRAY_SIZE(word));
-	for (i = 0; n > 0 && i < ARRAY_SIZE(pg_rx_cmds); i++)
-		if (!strcmp(word[0], pg_rx_cmds[i].name))
+	for (i = 0; n > 0 && i < ARRAY_SIZE(pg_rx_cmds); i++) {
+		if (strcmp(word[0], pg_rx_cmds[i].name))
+			continue;
+		if (n < 3)
 			return pg_rx_exec(rxn, &pg_rx_cmds[i], n > 1 ? word[1] : "");
+		if (!pg_rx_cmds[i].arg2 ||
+		    snprintf(arg, sizeof(arg), "%s %s", word[1], word[2]) >= sizeof(arg))
+			break;
+		return pg_rx_exec(rxn, &pg_rx_cmds[i], arg);
+	}
 
 	mutex_lock(&rxn->lock);
-	if (n < 0)
+	if (n < 0 || n > 2)
 		pg_rx_result(rxn, "ERROR: one command and at most one argument per write");
 	else
 		pg_rx_result(rxn, "ERROR: unknown command \"%.32s\" (%s)", n ? word[0] : "",
-			     "rx IF, rx_disable [IF], rx_reset, statistics counter|basic|time, copies N, display human|script|json");
+			     "rx IF, rx_disable [IF], rx_reset, statistics counter|basic|time, copies N, display human|script|json, sample [random] N");
 	mutex_unlock(&rxn->lock);
 	return -EINVAL;
 }
@@ -710,6 +772,12 @@ int pg_rx_net_init(struct pktgen_net *pn)
 		kfree(rxn);
 		return -ENOMEM;
 	}
+	rxn->samples = pg_rx_samples_create(rxn, pn->proc_dir);
+	if (!rxn->samples) {
+		proc_remove(rxn->entry);
+		kfree(rxn);
+		return -ENOMEM;
+	}
 	pn->rx = rxn;
 	return 0;
 }
@@ -727,8 +795,9 @@ void pg_rx_net_exit(struct pktgen_net *pn)
 
 	if (!rxn)
 		return;
-	/* waits for readers and writers of the file */
+	/* waits for readers and writers of the files */
 	proc_remove(rxn->entry);
+	proc_remove(rxn->samples);
 
 	rtnl_lock();
 	mutex_lock(&rxn->lock);

@@ -41,9 +41,9 @@ D=$(lib_tmpdir)
 # $D/NAME.json (the state must be quiet), display json left set.
 # shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 snap() {
-	rx_cmd "$RX" "display script" &&
+	rxj_cmd "$RX" "display script" &&
 		ip netns exec "$RX" cat /proc/net/pktgen/pgrx >"$D/$1.txt" &&
-		rx_cmd "$RX" "display json" &&
+		rxj_cmd "$RX" "display json" &&
 		ip netns exec "$RX" cat /proc/net/pktgen/pgrx >"$D/$1.json"
 }
 
@@ -54,10 +54,10 @@ jkey() { "$PY" "$CHECK" keys "$D/$1.json" "$2"; }
 rx_begin 22
 
 # 1. the command, an empty receiver
-check "display json: OK" rx_cmd "$RX" "display json"
-check "display bogus: EINVAL, names json" rx_errno "$RX" "display bogus" 22 \
+check "display json: OK" rxj_cmd "$RX" "display json"
+check "display bogus: EINVAL, names json" rxj_cmd "$RX" "display bogus" 22 \
 	'^ERROR: display takes human, script or json'
-check "rx veth1: OK" rx_cmd "$RX" "rx veth1"
+check "rx veth1: OK" rxj_cmd "$RX" "rx veth1"
 # the Result is inside the object: the read is one JSON value and nothing else
 # shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "no streams: one object, stream_count 0, streams [], empty histogram, result" eval '
@@ -113,15 +113,15 @@ check "pgrx-hist on a script view: exit 2" eval \
 	'"$PY" "$HIST" "$D/run.txt"; [ $? = 2 ]'
 
 # 4. reads during a run parse
-tx_set "$TX" veth0 "count 0" "ratep 20000" >/dev/null
+tx_set "$TX" veth0 "count 0" "ratep 5000" >/dev/null
 ip netns exec "$TX" bash -c 'echo start >/proc/net/pktgen/pgctrl' &
 TXPID=$!
 defer kill "$TXPID"
 sleep 1
 # shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
-check "20 reads during a run: each one JSON object, packets never going back" eval '
+check "10 reads during a run: each one JSON object, packets never going back" eval '
 	last=0
-	for i in $(seq 20); do
+	for i in $(seq 10); do
 		ip netns exec "$RX" cat /proc/net/pktgen/pgrx >"$D/live.json" &&
 		p=$("$PY" "$CHECK" keys "$D/live.json" total.rx_packets) || exit 1
 		[ "$p" -ge "$last" ] || { echo "rx_packets $last then $p"; exit 1; }
@@ -133,17 +133,14 @@ wait "$TXPID" 2>/dev/null
 
 # 5. 64 streams of hand-made frames with latencies from 1 us to 9 minutes,
 # and one stream more than the table holds
-check "rx_reset" rx_cmd "$RX" rx_reset
+check "rx_reset" rxj_cmd "$RX" rx_reset
 check "64 streams x 400 frames, 100 of a 65th" ip netns exec "$TX" "$PY" "$CHECK" send \
 	veth0 "$(mac_of "$RX" veth1)" 64 400 100 7
 # shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "64 streams: json = script, overflow 100, every stream 150+ buckets" eval '
 	snap big && "$PY" "$CHECK" compare "$D/big.txt" "$D/big.json" &&
 	[ "$(jkey big stream_count)" = 64 ] && [ "$(jkey big overflow_packets)" = 100 ] &&
-	for i in $(seq 0 63); do
-		b=$(jkey big streams.$i.histogram)
-		[ "$b" -ge 150 ] || { echo "stream $i: $b buckets"; exit 1; }
-	done'
+	"$PY" "$CHECK" buckets "$D/big.json" 150'
 check "64 streams: output larger than 256 KiB" \
 	test "$(stat -c %s "$D/big.json")" -gt 262144
 check "64 streams: pgrx-hist --percentiles --check (65 rows)" \
@@ -172,7 +169,7 @@ for name in sys.argv[1:]:
 # 6. statistics basic keeps no histogram
 # shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "statistics basic: json = script, every histogram []" eval '
-	rx_cmd "$RX" "statistics basic" && rx_cmd "$RX" rx_reset &&
+	rxj_cmd "$RX" "statistics basic" && rxj_cmd "$RX" rx_reset &&
 	tx_set "$TX" veth0 "count 1000" && tx_run "$TX" &&
 	snap basic && "$PY" "$CHECK" compare "$D/basic.txt" "$D/basic.json" &&
 	[ "$(jkey basic total.histogram)" = 0 ] && [ "$(jkey basic total.latency_samples)" = 1000 ]'

@@ -15,7 +15,11 @@
     rx_json_check.py same A B
         A and B parse and are equal.
     rx_json_check.py keys JSON KEY...
-        print the value of each top-level or total KEY (total.NAME).
+        print the value of each KEY (a.b.0.c: a path; a list's length).
+    rx_json_check.py result FILE
+        the Result of a pgrx read in any display (json: its "result").
+    rx_json_check.py buckets JSON MIN
+        every stream has at least MIN buckets; exit 1 otherwise.
 """
 import json
 import random
@@ -183,8 +187,31 @@ def keys(path, *names):
     return 0
 
 
+def result(path):
+    with open(path, encoding='utf-8') as f:
+        text = f.read()
+    if text.startswith('{'):
+        print(json.loads(text)['result'])
+        return 0
+    for line in text.splitlines():
+        if line.startswith('Result: '):
+            print(line[8:])
+    return 0
+
+
+def buckets(path, least):
+    with open(path, encoding='utf-8') as f:
+        obj = json.load(f)
+    few = [(s['index'], len(s['histogram'])) for s in obj['streams']
+           if len(s['histogram']) < int(least)]
+    for i, n in few:
+        print(f'stream {i}: {n} buckets')
+    return 1 if few else 0
+
+
 def main():
-    cmds = {'send': send, 'compare': compare, 'same': same, 'keys': keys}
+    cmds = {'send': send, 'compare': compare, 'same': same, 'keys': keys,
+            'result': result, 'buckets': buckets}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds:
         print(__doc__, file=sys.stderr)
         return 2
