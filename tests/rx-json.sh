@@ -23,6 +23,8 @@
 PY=/usr/bin/python3
 CHECK="$(dirname "$0")/lib/rx_json_check.py"
 HIST="$(cd "$(dirname "$0")/.." && pwd)/tools/pgrx-hist"
+# shellcheck disable=SC2034 # used where shellcheck cannot see it (eval, a sourced script, indirection)
+TOP="$(cd "$(dirname "$0")/.." && pwd)/tools/pktgen-top"
 N=20000
 
 setup() {
@@ -51,7 +53,7 @@ snap() {
 # shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 jkey() { "$PY" "$CHECK" keys "$D/$1.json" "$2"; }
 
-rx_begin 22
+rx_begin 23
 
 # 1. the command, an empty receiver
 check "display json: OK" rxj_cmd "$RX" "display json"
@@ -128,6 +130,19 @@ check "10 reads during a run: each one JSON object, packets never going back" ev
 		last=$p
 	done
 	[ "$last" -gt 0 ]'
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
+check "pktgen-top --rx RX --json (in TX): the receive side, packets rising, p50 > 0" eval '
+	ip netns exec "$TX" "$PY" "$TOP" --rx "$RX" --json -d 1 -n 3 >"$D/top.jsonl" &&
+	"$PY" -c "
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+rx = [o[\"rx\"] for o in objs]
+tot = [r[-1] for r in rx]
+assert all(t[\"stream\"] == \"all\" for t in tot), tot
+assert tot[0][\"received\"] < tot[-1][\"received\"], tot
+assert tot[-1][\"pps\"] > 0 and tot[-1][\"p50_ns\"] > 0, tot
+assert objs[-1][\"devices\"][0][\"pps\"] > 0, objs[-1]
+" "$D/top.jsonl"'
 ip netns exec "$TX" bash -c 'echo stop >/proc/net/pktgen/pgctrl'
 wait "$TXPID" 2>/dev/null
 
