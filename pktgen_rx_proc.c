@@ -195,8 +195,8 @@ static int pg_rx_cmd_sample(struct pg_rx_net *rxn, const char *arg)
 		arg += 7;
 	}
 	if (kstrtou32(arg, 10, &n) || n > PG_RX_SAMPLE_MAX || (rnd && !n)) {
-		pg_rx_result(rxn, "ERROR: sample takes N (every Nth packet), random N (1 in N at random), or 0 (off), N 1-%d",
-			     PG_RX_SAMPLE_MAX);
+		pg_rx_result(rxn, "ERROR: sample takes N (every Nth packet), %s, N 1-%d",
+			     "random N (1 in N at random), or 0 (off)", PG_RX_SAMPLE_MAX);
 		return -EINVAL;
 	}
 	how = n | (rnd ? PG_RX_SAMPLE_RANDOM : 0);

@@ -315,9 +315,9 @@ int pg_rx_table_sampling(struct pg_rx_table *t, u32 how)
 		t->rings = pg_rx_rings_alloc(PG_RX_MAX_STREAMS);
 		if (!t->rings)
 			return -ENOMEM;
-		/* the hook may see the ring of a stream before another's */
 		for (i = 0; i < PG_RX_MAX_STREAMS; i++) {
 			t->rings[i].how = how;
+			/* the ring, zeroed, to the hook (pg_rx_count()'s acquire) */
 			smp_store_release(&t->streams[i].ring, &t->rings[i]);
 		}
 	}
