@@ -15,6 +15,7 @@
 #   | pktgen "veth0"            |   veth    | veth1  <-- pgrx "rx veth1" |
 #   |   veth0 10.97.0.1/24      |---------->|   pgrx_samples             |
 #   +---------------------------+           +----------------------------+
+# test-timeout: 1500
 
 . "$(dirname "$0")/lib/lib.sh"
 . "$(dirname "$0")/lib/rx-lib.sh"
