@@ -77,11 +77,12 @@ def script_kv(path):
     kv = {}
     with open(path, encoding='ascii') as f:
         for line in f:
+            if line.startswith('Result: '):
+                kv['Result'] = line[8:].rstrip('\n')
+                continue
             k, sep, v = line.rstrip('\n').partition('=')
             if sep:
                 kv[k] = v
-            elif line.startswith('Result: '):
-                kv['Result'] = line[8:].rstrip('\n')
     return kv
 
 
