@@ -15,6 +15,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/jhash.h>
+#include <linux/netdevice.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
@@ -119,8 +120,10 @@ void pg_rx_count(struct pg_rx_stream *s, const struct pg_rx_pkt *p, int mode)
 		.tv_nsec = p->tv_nsec,
 		.len = p->frame_len,
 	};
+	struct pg_rx_ring *ring;
 	struct timespec64 now;
 	int bucket;
+	s64 lat;
 
 	if (in.timed && in.stamped) {
 		ktime_get_real_ts64(&now);
@@ -131,6 +134,11 @@ void pg_rx_count(struct pg_rx_stream *s, const struct pg_rx_pkt *p, int mode)
 	if (in.timed)
 		in.mono_ns = ktime_get_ns();
 	bucket = pg_rxs_count(&s->seq, &s->time, &in);
+	/* pairs with smp_store_release() in pg_rx_table_sampling() */
+	ring = smp_load_acquire(&s->ring);
+	if (ring && in.timed && in.stamped && !in.malformed &&
+	    pg_rxs_latency(in.now_sec, in.now_nsec, in.tv_sec, in.tv_nsec, &lat))
+		pg_rx_ring_add(ring, READ_ONCE(ring->how), timespec64_to_ns(&now), p->seq, lat);
 	spin_unlock(&s->lock);
 
 	u64_stats_update_begin(&c->syncp);
@@ -161,6 +169,7 @@ void pg_rx_table_free(struct pg_rx_table *t)
 	for (i = 0; i < PG_RX_MAX_STREAMS; i++)
 		free_percpu(t->streams[i].pcpu);
 	free_percpu(t->misc);
+	pg_rx_rings_free(t->rings);
 	kvfree(t);
 }
 
@@ -289,4 +298,83 @@ u64 pg_rx_overflow(struct pg_rx_table *t)
 		n += v;
 	}
 	return n;
+}
+
+/* ---- sample rings ---------------------------------------------------------------- */
+
+/*
+ * The sampling setting @how for every stream of @t (0: off), the rings
+ * allocated the first time it is on; for the holder of the file's lock.
+ * Rings stay with the table (their samples readable) until it is freed.
+ */
+int pg_rx_table_sampling(struct pg_rx_table *t, u32 how)
+{
+	int i;
+
+	if (how && !t->rings) {
+		t->rings = pg_rx_rings_alloc(PG_RX_MAX_STREAMS);
+		if (!t->rings)
+			return -ENOMEM;
+		for (i = 0; i < PG_RX_MAX_STREAMS; i++) {
+			t->rings[i].how = how;
+			/* the ring, zeroed, to the hook (pg_rx_count()'s acquire) */
+			smp_store_release(&t->streams[i].ring, &t->rings[i]);
+		}
+	}
+	for (i = 0; t->rings && i < PG_RX_MAX_STREAMS; i++)
+		WRITE_ONCE(t->rings[i].how, how);
+	return 0;
+}
+
+/* The number of the next sample @s will take (0 without a ring). */
+u64 pg_rx_stream_sampled(struct pg_rx_stream *s)
+{
+	struct pg_rx_ring *r;
+	u64 n;
+
+	spin_lock_bh(&s->lock);
+	r = READ_ONCE(s->ring);
+	n = r ? r->taken : 0;
+	spin_unlock_bh(&s->lock);
+	return n;
+}
+
+/*
+ * A chunk of @s's samples for a reader: pg_rx_ring_copy() under the
+ * stream's lock, which the hook takes for every packet of the stream:
+ * @max bounds the time it waits.
+ */
+unsigned int pg_rx_stream_samples(struct pg_rx_stream *s, u64 *next, u64 end,
+				  struct pg_rx_sample *out, unsigned int max)
+{
+	struct pg_rx_ring *r;
+	unsigned int n = 0;
+
+	spin_lock_bh(&s->lock);
+	r = READ_ONCE(s->ring);
+	if (r)
+		n = pg_rx_ring_copy(r, next, end, out, max);
+	spin_unlock_bh(&s->lock);
+	return n;
+}
+
+/* "id-<hex>" (extension) or "<dev>-ipv<N>-<source MAC>". */
+void pg_rx_stream_name(struct net *net, const struct pg_rx_stream *s, char *buf, size_t len)
+{
+	const struct pg_rx_key *k = &s->key;
+	struct net_device *dev;
+	char ifname[IFNAMSIZ];
+
+	if (k->has_id) {
+		snprintf(buf, len, "id-%08x", k->id);
+		return;
+	}
+	rcu_read_lock();
+	dev = dev_get_by_index_rcu(net, k->ifindex);
+	if (dev)
+		strscpy(ifname, dev->name, sizeof(ifname));
+	else
+		snprintf(ifname, sizeof(ifname), "if%d", k->ifindex);
+	rcu_read_unlock();
+	snprintf(buf, len, "%s-ipv%u-%pM", ifname, k->ipver, k->mac);
 }

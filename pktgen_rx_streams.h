@@ -11,6 +11,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
+#include "pktgen_rx_ring.h"
 #include "pktgen_rxstat.h"
 
 #define PG_RX_MAX_STREAMS	64
@@ -21,6 +22,8 @@ enum pg_rx_stats_mode {
 	PG_RX_STATS_BASIC,	/* + latency min/avg/max/stddev and jitter */
 	PG_RX_STATS_TIME,	/* + latency histogram and percentiles */
 };
+
+struct net;
 
 /* per-CPU parts, pktgen_rx_streams.c's alone */
 struct pg_rx_pcpu;
@@ -44,6 +47,7 @@ struct pg_rx_stream {
 	struct pg_rx_key key;
 	bool ns_res;			/* carries nanosecond timestamps */
 	struct pg_rx_pcpu __percpu *pcpu;
+	struct pg_rx_ring *ring;	/* set once, when sampling is first on */
 	/* written per packet by the receiving CPU(s) only */
 	spinlock_t lock ____cacheline_aligned_in_smp;
 	struct pg_rxs_seq seq;
@@ -55,6 +59,7 @@ struct pg_rx_table {
 	int nstreams;			/* published with release */
 	u8 slots[PG_RX_HASH_SLOTS];	/* stream index + 1, 0 = empty */
 	struct pg_rx_misc __percpu *misc;
+	struct pg_rx_ring *rings;	/* the streams' sample rings, or NULL */
 	struct pg_rx_stream streams[PG_RX_MAX_STREAMS];
 };
 
@@ -92,5 +97,10 @@ struct pg_rx_table *pg_rx_table_alloc(void);
 void pg_rx_sum_stream(struct pg_rx_stream *s, struct pg_rx_sum *d);
 void pg_rx_sum_add(struct pg_rx_sum *tot, const struct pg_rx_sum *s);
 u64 pg_rx_overflow(struct pg_rx_table *t);
+int pg_rx_table_sampling(struct pg_rx_table *t, u32 how);
+u64 pg_rx_stream_sampled(struct pg_rx_stream *s);
+unsigned int pg_rx_stream_samples(struct pg_rx_stream *s, u64 *next, u64 end,
+				  struct pg_rx_sample *out, unsigned int max);
+void pg_rx_stream_name(struct net *net, const struct pg_rx_stream *s, char *buf, size_t len);
 
 #endif /* _PKTGEN_RX_STREAMS_H */

@@ -153,3 +153,16 @@ netem_available() {
 qdisc_empty() {
 	ip netns exec "$FWD" tc -s qdisc show dev veth2 | grep -q 'backlog 0b 0p'
 }
+
+# rxj_cmd NS CMD [ERRNO REGEX]: write CMD to pgrx in NS, whatever its
+# display (json has no Result line: its "result"): must succeed with a
+# Result OK: (or fail with ERRNO, the Result matching REGEX, grep -E).
+rxj_cmd() {
+	local rc=0 res
+	in_ns "$1" pg_write pgrx "$2" || rc=$?
+	res=$(ip netns exec "$1" /usr/bin/python3 "$LIB_DIR/rx_json_check.py" result \
+		/proc/net/pktgen/pgrx)
+	[ "$rc" -eq "${3:-0}" ] && grep -qE "${4:-^OK:}" <<<"$res" && return 0
+	echo "'$2': errno $rc, Result: $res (want ${3:-0}, /${4:-^OK:}/)"
+	return 1
+}
