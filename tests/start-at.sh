@@ -1,0 +1,174 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# pgctrl "start_at NS" / "start_at +NS": a run whose first packet leaves
+# at a CLOCK_REALTIME time.  Measures the error (the first frame's
+# receive timestamp on the peer veth minus the target) over several runs,
+# prints median and worst, and checks that no frame leaves early and the
+# median is under 1 ms; the refusals (Result + errno); stop, Ctrl-C,
+# reset, device removal, a second writer and rmmod while it waits; the
+# start time each device shows in Current and pgstats.
+#
+#   netns TX                          netns RX
+#   pktgen device veth0  --- veth --- veth1 (first_rx.py: AF_PACKET,
+#                                            SO_TIMESTAMPNS)
+
+. "$(dirname "$0")/lib/lib.sh"
+
+RUNS=${START_AT_RUNS:-9} LEAD_MS=${START_AT_LEAD_MS:-400}
+EINVAL=22 ERANGE=34 EBUSY=16 ENODEV=19 EPERM=1
+FIRST_RX="$LIB_DIR/first_rx.py"
+
+now_ns() { date +%s%N; }
+
+setup() {
+	pg_load || return 1
+	setup_ns TX RX E || return 1
+	veth_create "$TX" veth0 "$RX" veth1 || return 1
+	add_dev
+}
+
+# add_dev: veth0 on TX's first thread, 50 packets
+add_dev() {
+	local thr
+	thr=$(pg_first_thread "$TX") || return 1
+	in_ns "$TX" pg_write "$thr" "rem_device_all" &&
+		in_ns "$TX" pg_write "$thr" "add_device veth0" &&
+		in_ns "$TX" pg_set veth0 "count 50" &&
+		in_ns "$TX" pg_set veth0 "dst_mac $(mac_of "$RX" veth1)"
+}
+
+# at_bg NS ARG [SECS]: `start_at ARG` in NS in the background, bounded
+# (SIGINT after SECS): pid in START_PID
+at_bg() {
+	timeout -s INT "${3:-60}" ip netns exec "$1" \
+		sh -c "echo 'start_at $2' > /proc/net/pktgen/pgctrl" 2>/dev/null &
+	START_PID=$!
+}
+
+# refuses ARG ERRNO REGEX: start_at ARG in TX fails with ERRNO and
+# pgctrl's Result matches REGEX
+refuses() {
+	local ns=${4:-$TX}
+	pg_refuses "$ns" pgctrl "start_at $1" "$2" "$3"
+}
+
+stat_of() {	# KEY: veth0's KEY in TX's pgstats
+	local KVAL
+	kv_get "$(in_ns "$TX" pg_read pgstats)" "$1"
+	echo "$KVAL"
+}
+
+sofar_zero() { [ "$(stat_of pkts_sofar)" = 0 ] || { stat_of pkts_sofar; false; }; }
+waiting() {	# veth0 is running (held at the gate) with nothing sent
+	[ "$(stat_of running)" = 1 ] && sofar_zero
+}
+
+ktap_header
+ktap_plan 33
+ktap_setup setup
+
+# 1. refusals
+check "start_at 0 (the past): ERANGE" refuses 0 $ERANGE '^ERROR: start_at: 0 is not in the future'
+check "start_at +0: ERANGE" refuses +0 $ERANGE 'is not in the future'
+check "start_at +3600000000001 (over 1 h ahead): ERANGE" \
+	refuses +3600000000001 $ERANGE 'is more than 3600 s ahead'
+check "start_at now + 2 h (absolute): ERANGE" \
+	refuses $(($(now_ns) + 7200000000000)) $ERANGE 'is more than 3600 s ahead'
+check "start_at 99999999999999999999 (no u64): ERANGE" \
+	refuses 99999999999999999999 $ERANGE 'too large'
+check "start_at abc: EINVAL" refuses abc $EINVAL 'not a number'
+check "start_at -5: EINVAL" refuses -5 $EINVAL 'not a number'
+check "start_at '' : EINVAL" refuses "" $EINVAL 'not a number'
+check "start_at +1e9: EINVAL" refuses +1e9 $EINVAL 'not a number'
+check "start_at +1000000000 without devices: ENODEV" \
+	refuses +1000000000 $ENODEV 'no device to run' "$E"
+check "'start_at' alone (no space): EINVAL, as any unknown word" \
+	pg_write_is "$TX" $EINVAL pgctrl start_at
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
+check "user-namespace root: start_at EPERM" eval '
+	rc=0; printf "start_at +1000000000\n" |
+		ip netns exec "$TX" unshare -U -r /usr/bin/python3 -S -c "$_PGW_PY" \
+		"$PG_PROC/pgctrl" || rc=$?
+	[ "$rc" -eq $EPERM ] || { echo "errno $rc"; false; }'
+check "nothing was sent by the refusals" eval '[ "$(stat_of pkts_sofar)" = 0 ]'
+
+# 2. the error of the start, over $RUNS runs
+errs=() early=0 shown_bad=""
+for ((i = 0; i < RUNS; i++)); do
+	tmp=$(lib_tmpdir)
+	rm -f "$tmp/ready"
+	ip netns exec "$RX" /usr/bin/python3 "$FIRST_RX" veth1 "$tmp/ready" 30 >"$tmp/first" &
+	rxpid=$!
+	slowwait 20 test -e "$tmp/ready"
+	target=$(($(now_ns) + LEAD_MS * 1000000))
+	rc=0
+	timeout -s INT 60 ip netns exec "$TX" \
+		sh -c "echo 'start_at $target' > /proc/net/pktgen/pgctrl" || rc=$?
+	wait "$rxpid"
+	first=$(<"$tmp/first")
+	st=$(in_ns "$TX" pg_read pgstats)
+	kv_get "$st" start_at_ns; got_at=$KVAL
+	kv_get "$st" started_real_ns; got_real=$KVAL
+	kv_get "$st" pkts_sofar; sent=$KVAL
+	if [ "$rc" -ne 0 ] || [ -z "$first" ] || [ "$got_at" != "$target" ] || [ "$sent" != 50 ]; then
+		shown_bad+="run $i: write rc $rc, first '$first', start_at_ns '$got_at' (want $target), sent '$sent'; "
+		continue
+	fi
+	err=$((first - target))
+	[ "$err" -lt 0 ] && early=$((early + 1))
+	errs+=("$err")
+	echo "# run $i: first frame $err ns after the target (started_real $((got_real - target)) ns)"
+done
+check "$RUNS start_at runs: each sent 50, pgstats start_at_ns = the target" \
+	eval '[ -z "$shown_bad" ] || { echo "$shown_bad"; false; }'
+check "no first frame before the target" test "$early" -eq 0
+if [ ${#errs[@]} -gt 0 ]; then
+	mapfile -t sorted < <(printf '%s\n' "${errs[@]}" | sort -n)
+	median=${sorted[$((${#sorted[@]} / 2))]} worst=${sorted[-1]}
+	echo "# start_at error over ${#errs[@]} runs: median $median ns, worst $worst ns, best ${sorted[0]} ns"
+	check "median error < 1 ms ($median ns)" test "$median" -lt 1000000
+else
+	check "median error < 1 ms (no run)" false
+fi
+cur=$(in_ns "$TX" pg_read veth0)
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
+check "Current shows start_at and started_real (ns)" eval \
+	'grep -qE "^     start_at: ${target}ns  started_real: [0-9]+ns$" <<<"$cur" || { echo "$cur"; false; }'
+check "pgstats started_real_ns >= start_at_ns" test "$got_real" -ge "$target"
+
+# 3. a plain start afterwards: start_at_ns back to 0, line gone
+check "plain start after start_at" pg_start_ns "$TX"
+check "plain start: start_at_ns=0, no start_at line in Current" eval \
+	'[ "$(stat_of start_at_ns)" = 0 ] && ! in_ns "$TX" pg_read veth0 | grep -q start_at:'
+
+# 4. while it waits: a second writer, stop, Ctrl-C, reset, removal, rmmod
+at_bg "$TX" +30000000000
+check "waiting: veth0 running, nothing sent" slowwait 20 waiting
+check "a second start_at while one waits: EBUSY" \
+	refuses +20000000000 $EBUSY 'another start_at is waiting'
+check "plain stop ends the wait" in_ns "$TX" pg_write pgctrl stop
+check_start_returned "start_at returned after stop"
+check "nothing sent after stop" sofar_zero
+
+at_bg "$TX" +30000000000 2
+check "Ctrl-C (SIGINT after 2 s): start_at returned" eval 'slowwait 20 pid_gone $START_PID'
+check "Ctrl-C: veth0 stopped, nothing sent" eval '[ "$(stat_of running)" = 0 ] && sofar_zero'
+
+at_bg "$TX" +30000000000
+slowwait 20 waiting
+check "reset while waiting" in_ns "$TX" pg_write pgctrl reset
+check_start_returned "start_at returned after reset"
+
+check "add veth0 again" add_dev
+at_bg "$TX" +30000000000
+slowwait 20 waiting
+check "ip link del veth0 while waiting" ip -n "$TX" link del veth0
+check_start_returned "start_at returned after the device went"
+
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
+check "rmmod while start_at waits: module goes, start_at returns" eval '
+	veth_create "$TX" veth0 "$RX" veth1 && add_dev && at_bg "$TX" +30000000000 &&
+	slowwait 20 waiting && timeout 30 rmmod pktgen && slowwait 20 pid_gone $START_PID'
+
+ktap_finish
