@@ -29,6 +29,13 @@
 
 #define PG_RX_MAX_DEVS		64
 
+/* What a read of pgrx shows ("display"). */
+enum pg_rx_display {
+	PG_RX_DISPLAY_HUMAN,
+	PG_RX_DISPLAY_SCRIPT,
+	PG_RX_DISPLAY_JSON,
+};
+
 struct pg_rx_dev {
 	struct list_head list;		/* rxn->devs */
 	struct pg_rx_net *rxn;
@@ -49,7 +56,7 @@ struct pg_rx_net {
 	bool hooked;			/* a hook was ever registered */
 	int stats_mode;			/* enum pg_rx_stats_mode, read per packet */
 	u32 copies;			/* packets per number, taken by new streams */
-	bool script;			/* display script */
+	int display;			/* enum pg_rx_display */
 	char result[PG_RESULT_LEN];
 };
 

@@ -2,7 +2,7 @@
 /*
  * pktgen: the receiver's file, /proc/net/pktgen/pgrx (see
  * Documentation/receiver.rst): its commands, its two output formats
- * (display human and script), and the receiver's per-namespace state,
+ * (display human, script and json), and the receiver's per-namespace state,
  * which lives as long as the file.  Ownership and locking: pktgen_rx.h.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -27,6 +27,12 @@ static const char * const pg_rx_stats_names[] = {
 	[PG_RX_STATS_COUNTER]	= "counter",
 	[PG_RX_STATS_BASIC]	= "basic",
 	[PG_RX_STATS_TIME]	= "time",
+};
+
+static const char * const pg_rx_display_names[] = {
+	[PG_RX_DISPLAY_HUMAN]	= "human",
+	[PG_RX_DISPLAY_SCRIPT]	= "script",
+	[PG_RX_DISPLAY_JSON]	= "json",
 };
 
 /* ---- commands ----------------------------------------------------------------- */
@@ -156,13 +162,17 @@ static int pg_rx_cmd_copies(struct pg_rx_net *rxn, const char *arg)
 
 static int pg_rx_cmd_display(struct pg_rx_net *rxn, const char *arg)
 {
-	if (strcmp(arg, "human") && strcmp(arg, "script")) {
-		pg_rx_result(rxn, "ERROR: display takes human or script");
-		return -EINVAL;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(pg_rx_display_names); i++) {
+		if (!strcmp(arg, pg_rx_display_names[i])) {
+			rxn->display = i;
+			pg_rx_result(rxn, "OK: display=%s", arg);
+			return 0;
+		}
 	}
-	rxn->script = !strcmp(arg, "script");
-	pg_rx_result(rxn, "OK: display=%s", arg);
-	return 0;
+	pg_rx_result(rxn, "ERROR: display takes human, script or json");
+	return -EINVAL;
 }
 
 struct pg_rx_cmd {
@@ -219,7 +229,7 @@ static int pg_rx_command(struct pg_rx_net *rxn, char *buf)
 		pg_rx_result(rxn, "ERROR: one command and at most one argument per write");
 	else
 		pg_rx_result(rxn, "ERROR: unknown command \"%.32s\" (%s)", n ? word[0] : "",
-			     "rx IF, rx_disable [IF], rx_reset, statistics counter|basic|time, copies N, display human|script");
+			     "rx IF, rx_disable [IF], rx_reset, statistics counter|basic|time, copies N, display human|script|json");
 	mutex_unlock(&rxn->lock);
 	return -EINVAL;
 }
@@ -247,7 +257,7 @@ static ssize_t pg_rx_write(struct file *file, const char __user *ubuf, size_t co
 	return err ?: count;
 }
 
-/* ---- reading: output ------------------------------------------------------------- */
+/* ---- reading: the snapshot -------------------------------------------------------- */
 
 struct pg_rx_figures {
 	u64 avg, stddev, p50, p90, p99, p999;
@@ -270,80 +280,137 @@ static void pg_rx_figures(const struct pg_rx_sum *d, struct pg_rx_figures *f)
 						d->reordered);
 }
 
+/* A figure of a stream or of the total, under its stable name. */
+struct pg_rx_kv {
+	const char *name;
+	u64 v;
+};
+
+#define PG_RX_NKV	27
+
+/* The stable names (Documentation/receiver.rst, "Output"), in their order. */
+static void pg_rx_kvs(const struct pg_rx_sum *d, struct pg_rx_kv *kv)
+{
+	struct pg_rx_figures f;
+	unsigned int n = 0;
+
+	pg_rx_figures(d, &f);
+	kv[n++] = (struct pg_rx_kv){ "rx_packets", d->packets };
+	kv[n++] = (struct pg_rx_kv){ "rx_bytes", d->bytes };
+	kv[n++] = (struct pg_rx_kv){ "lost", d->lost };
+	kv[n++] = (struct pg_rx_kv){ "reordered", d->reordered };
+	kv[n++] = (struct pg_rx_kv){ "reordered_ratio_ppm", f.reordered_ppm };
+	kv[n++] = (struct pg_rx_kv){ "duplicates", d->duplicates };
+	kv[n++] = (struct pg_rx_kv){ "late", d->late };
+	kv[n++] = (struct pg_rx_kv){ "restarts", d->restarts };
+	kv[n++] = (struct pg_rx_kv){ "malformed", d->malformed };
+	kv[n++] = (struct pg_rx_kv){ "rate_pps", d->rate.pps };
+	kv[n++] = (struct pg_rx_kv){ "rate_bps", d->rate.bps };
+	kv[n++] = (struct pg_rx_kv){ "latency_samples", d->lat.count };
+	kv[n++] = (struct pg_rx_kv){ "latency_negative", d->lat_negative };
+	kv[n++] = (struct pg_rx_kv){ "latency_min_ns", d->lat.min };
+	kv[n++] = (struct pg_rx_kv){ "latency_avg_ns", f.avg };
+	kv[n++] = (struct pg_rx_kv){ "latency_max_ns", d->lat.max };
+	kv[n++] = (struct pg_rx_kv){ "latency_stddev_ns", f.stddev };
+	kv[n++] = (struct pg_rx_kv){ "latency_p50_ns", f.p50 };
+	kv[n++] = (struct pg_rx_kv){ "latency_p90_ns", f.p90 };
+	kv[n++] = (struct pg_rx_kv){ "latency_p99_ns", f.p99 };
+	kv[n++] = (struct pg_rx_kv){ "latency_p999_ns", f.p999 };
+	kv[n++] = (struct pg_rx_kv){ "jitter_ns", d->jitter_ns };
+	kv[n++] = (struct pg_rx_kv){ "gap_samples", d->gap.count };
+	kv[n++] = (struct pg_rx_kv){ "gap_min_ns", d->gap.min };
+	kv[n++] = (struct pg_rx_kv){ "gap_avg_ns", f.gap_avg };
+	kv[n++] = (struct pg_rx_kv){ "gap_max_ns", d->gap.max };
+	kv[n++] = (struct pg_rx_kv){ "gap_stddev_ns", f.gap_stddev };
+	BUILD_BUG_ON(PG_RX_NKV != 27);
+}
+
+struct pg_rx_snap_stream {
+	char name[48];
+	bool ns_res;
+	struct pg_rx_sum sum;
+};
+
+/*
+ * What one read shows, taken at its start (offset 0) under rxn->lock:
+ * every stream summed once, so that every table and key of a display
+ * shows one moment, whatever the number of read(2) calls.  Allocated
+ * per open file (about 270 KiB), outside any lock.
+ */
+struct pg_rx_snap {
+	int display, mode, n, ndevs;
+	u32 copies;
+	u64 overflow;
+	char devs[PG_RX_MAX_DEVS][IFNAMSIZ];
+	char result[PG_RESULT_LEN];
+	struct pg_rx_sum total;
+	struct pg_rx_snap_stream st[PG_RX_MAX_STREAMS];
+	/* scratch for the output */
+	struct pg_rx_figures f;
+	struct pg_rx_kv kv[PG_RX_NKV];
+};
+
+static void pg_rx_snapshot(struct pg_rx_net *rxn, struct pg_rx_snap *b)
+{
+	struct pg_rx_dev *rxd;
+	struct pg_rx_table *t;
+	int i, n = 0;
+
+	mutex_lock(&rxn->lock);
+	t = pg_rx_table(rxn);
+	if (t)
+		/* pairs with the release in pg_rx_create(): streams[0..n) are set */
+		n = smp_load_acquire(&t->nstreams);
+	b->display = rxn->display;
+	b->mode = READ_ONCE(rxn->stats_mode);
+	b->copies = READ_ONCE(rxn->copies);
+	b->overflow = t ? pg_rx_overflow(t) : 0;
+	b->n = n;
+	b->ndevs = 0;
+	list_for_each_entry(rxd, &rxn->devs, list)
+		if (b->ndevs < PG_RX_MAX_DEVS)
+			strscpy(b->devs[b->ndevs++], rxd->dev->name, IFNAMSIZ);
+	strscpy(b->result, rxn->result[0] ? rxn->result : "Idle", sizeof(b->result));
+	memset(&b->total, 0, sizeof(b->total));
+	for (i = 0; i < n; i++) {
+		struct pg_rx_snap_stream *st = &b->st[i];
+
+		pg_rx_stream_name(rxn->pn->net, &t->streams[i], st->name, sizeof(st->name));
+		st->ns_res = t->streams[i].ns_res;
+		pg_rx_sum_stream(&t->streams[i], &st->sum);
+		pg_rx_sum_add(&b->total, &st->sum);
+	}
+	mutex_unlock(&rxn->lock);
+}
+
+/* ---- reading: display script and human ------------------------------------------- */
+
 static void pg_rx_show_kv(struct seq_file *seq, const char *prefix, const char *name, u64 v)
 {
 	seq_printf(seq, "%s%s=%llu\n", prefix, name, v);
 }
 
-/* The stable key=value names (Documentation/receiver.rst, "Output"). */
-static void pg_rx_show_script(struct seq_file *seq, const char *prefix,
+static void pg_rx_show_script(struct seq_file *seq, struct pg_rx_snap *b, const char *prefix,
 			      const struct pg_rx_sum *d)
 {
-	struct pg_rx_figures f;
+	int i;
 
-	pg_rx_figures(d, &f);
-	pg_rx_show_kv(seq, prefix, "rx_packets", d->packets);
-	pg_rx_show_kv(seq, prefix, "rx_bytes", d->bytes);
-	pg_rx_show_kv(seq, prefix, "lost", d->lost);
-	pg_rx_show_kv(seq, prefix, "reordered", d->reordered);
-	pg_rx_show_kv(seq, prefix, "reordered_ratio_ppm", f.reordered_ppm);
-	pg_rx_show_kv(seq, prefix, "duplicates", d->duplicates);
-	pg_rx_show_kv(seq, prefix, "late", d->late);
-	pg_rx_show_kv(seq, prefix, "restarts", d->restarts);
-	pg_rx_show_kv(seq, prefix, "malformed", d->malformed);
-	pg_rx_show_kv(seq, prefix, "rate_pps", d->rate.pps);
-	pg_rx_show_kv(seq, prefix, "rate_bps", d->rate.bps);
-	pg_rx_show_kv(seq, prefix, "latency_samples", d->lat.count);
-	pg_rx_show_kv(seq, prefix, "latency_negative", d->lat_negative);
-	pg_rx_show_kv(seq, prefix, "latency_min_ns", d->lat.min);
-	pg_rx_show_kv(seq, prefix, "latency_avg_ns", f.avg);
-	pg_rx_show_kv(seq, prefix, "latency_max_ns", d->lat.max);
-	pg_rx_show_kv(seq, prefix, "latency_stddev_ns", f.stddev);
-	pg_rx_show_kv(seq, prefix, "latency_p50_ns", f.p50);
-	pg_rx_show_kv(seq, prefix, "latency_p90_ns", f.p90);
-	pg_rx_show_kv(seq, prefix, "latency_p99_ns", f.p99);
-	pg_rx_show_kv(seq, prefix, "latency_p999_ns", f.p999);
-	pg_rx_show_kv(seq, prefix, "jitter_ns", d->jitter_ns);
-	pg_rx_show_kv(seq, prefix, "gap_samples", d->gap.count);
-	pg_rx_show_kv(seq, prefix, "gap_min_ns", d->gap.min);
-	pg_rx_show_kv(seq, prefix, "gap_avg_ns", f.gap_avg);
-	pg_rx_show_kv(seq, prefix, "gap_max_ns", d->gap.max);
-	pg_rx_show_kv(seq, prefix, "gap_stddev_ns", f.gap_stddev);
+	pg_rx_kvs(d, b->kv);
+	for (i = 0; i < PG_RX_NKV; i++)
+		pg_rx_show_kv(seq, prefix, b->kv[i].name, b->kv[i].v);
 }
 
-/* "id-<hex>" (extension) or "<dev>-ipv<N>-<source MAC>". */
-static void pg_rx_stream_name(struct net *net, const struct pg_rx_stream *s, char *buf,
-			      size_t len)
+static void pg_rx_show_stream_script(struct seq_file *seq, struct pg_rx_snap *b, int i)
 {
-	const struct pg_rx_key *k = &s->key;
-	struct net_device *dev;
-	char ifname[IFNAMSIZ];
-
-	if (k->has_id) {
-		snprintf(buf, len, "id-%08x", k->id);
-		return;
-	}
-	rcu_read_lock();
-	dev = dev_get_by_index_rcu(net, k->ifindex);
-	if (dev)
-		strscpy(ifname, dev->name, sizeof(ifname));
-	else
-		snprintf(ifname, sizeof(ifname), "if%d", k->ifindex);
-	rcu_read_unlock();
-	snprintf(buf, len, "%s-ipv%u-%pM", ifname, k->ipver, k->mac);
-}
-
-static void pg_rx_show_stream_script(struct seq_file *seq, int i, const char *name,
-				     const struct pg_rx_stream *s, const struct pg_rx_sum *d)
-{
+	const struct pg_rx_snap_stream *st = &b->st[i];
 	char prefix[16];
 
 	snprintf(prefix, sizeof(prefix), "s%d_", i);
-	seq_printf(seq, "%sstream=%s\n", prefix, name);
-	pg_rx_show_kv(seq, prefix, "latency_resolution_ns", s->ns_res ? 1 : NSEC_PER_USEC);
-	pg_rx_show_kv(seq, prefix, "first_seq", d->first_seq);
-	pg_rx_show_kv(seq, prefix, "last_seq", d->last_seq);
-	pg_rx_show_script(seq, prefix, d);
+	seq_printf(seq, "%sstream=%s\n", prefix, st->name);
+	pg_rx_show_kv(seq, prefix, "latency_resolution_ns", st->ns_res ? 1 : NSEC_PER_USEC);
+	pg_rx_show_kv(seq, prefix, "first_seq", st->sum.first_seq);
+	pg_rx_show_kv(seq, prefix, "last_seq", st->sum.last_seq);
+	pg_rx_show_script(seq, b, prefix, &st->sum);
 }
 
 #define PG_RX_HUMAN_HDR1 "%-3s %-36s %10s %12s %8s %9s %6s %5s %9s %10s\n"
@@ -375,38 +442,25 @@ static void pg_rx_human_row3(struct seq_file *seq, const char *tag, const struct
 		   f->gap_stddev);
 }
 
-/*
- * Reading state, too big for the stack: every stream is summed once, so
- * that the tables of display human show one moment.
- */
-struct pg_rx_show_buf {
-	struct pg_rx_sum sum[PG_RX_MAX_STREAMS];
-	struct pg_rx_sum total;
-	struct pg_rx_figures f;
-	char name[48];
-};
-
-static void pg_rx_show_head(struct seq_file *seq, struct pg_rx_net *rxn, int nstreams,
-			    u64 overflow)
+static void pg_rx_show_head(struct seq_file *seq, const struct pg_rx_snap *b)
 {
-	const char *mode = pg_rx_stats_names[READ_ONCE(rxn->stats_mode)];
-	struct pg_rx_dev *rxd;
+	const char *mode = pg_rx_stats_names[b->mode];
+	int i;
 
-	if (rxn->script) {
+	if (b->display == PG_RX_DISPLAY_SCRIPT) {
 		seq_puts(seq, "devices=");
-		list_for_each_entry(rxd, &rxn->devs, list)
-			seq_printf(seq, "%s%s", rxd->dev->name,
-				   list_is_last(&rxd->list, &rxn->devs) ? "" : ",");
+		for (i = 0; i < b->ndevs; i++)
+			seq_printf(seq, "%s%s", i ? "," : "", b->devs[i]);
 		seq_printf(seq, "\nstatistics=%s\ncopies=%u\nstreams=%d\nstreams_max=%d\noverflow_packets=%llu\n",
-			   mode, READ_ONCE(rxn->copies), nstreams, PG_RX_MAX_STREAMS, overflow);
+			   mode, b->copies, b->n, PG_RX_MAX_STREAMS, b->overflow);
 		return;
 	}
 	seq_puts(seq, "Receiver on:");
-	list_for_each_entry(rxd, &rxn->devs, list)
-		seq_printf(seq, " %s", rxd->dev->name);
+	for (i = 0; i < b->ndevs; i++)
+		seq_printf(seq, " %s", b->devs[i]);
 	seq_printf(seq, "%s  statistics: %s  streams: %d/%d  overflow packets: %llu  copies: %u\n",
-		   list_empty(&rxn->devs) ? " (none)" : "", mode, nstreams, PG_RX_MAX_STREAMS,
-		   overflow, READ_ONCE(rxn->copies));
+		   b->ndevs ? "" : " (none)", mode, b->n, PG_RX_MAX_STREAMS, b->overflow,
+		   b->copies);
 }
 
 enum pg_rx_pass { PG_RX_SCRIPT, PG_RX_COUNTS, PG_RX_LATENCY, PG_RX_GAPS };
@@ -424,8 +478,7 @@ static void pg_rx_show_row(struct seq_file *seq, enum pg_rx_pass pass, const cha
 }
 
 /* One row (or key=value block) per stream, then the totals. */
-static void pg_rx_show_pass(struct seq_file *seq, struct pg_rx_net *rxn, struct pg_rx_table *t,
-			    int n, struct pg_rx_show_buf *b, enum pg_rx_pass pass)
+static void pg_rx_show_pass(struct seq_file *seq, struct pg_rx_snap *b, enum pg_rx_pass pass)
 {
 	char tag[12];
 	int i;
@@ -439,61 +492,194 @@ static void pg_rx_show_pass(struct seq_file *seq, struct pg_rx_net *rxn, struct 
 	if (pass == PG_RX_GAPS)
 		seq_printf(seq, "Inter-arrival (ns):\n" PG_RX_HUMAN_HDR3, "#", "samples", "min",
 			   "avg", "max", "stddev");
-	for (i = 0; i < n; i++) {
-		struct pg_rx_stream *s = &t->streams[i];
-
-		pg_rx_stream_name(rxn->pn->net, s, b->name, sizeof(b->name));
-		pg_rx_figures(&b->sum[i], &b->f);
+	for (i = 0; i < b->n; i++) {
+		if (pass == PG_RX_SCRIPT) {
+			pg_rx_show_stream_script(seq, b, i);
+			continue;
+		}
+		pg_rx_figures(&b->st[i].sum, &b->f);
 		snprintf(tag, sizeof(tag), "%d", i);
-		if (pass == PG_RX_SCRIPT)
-			pg_rx_show_stream_script(seq, i, b->name, s, &b->sum[i]);
-		else
-			pg_rx_show_row(seq, pass, tag, b->name, &b->sum[i], &b->f);
+		pg_rx_show_row(seq, pass, tag, b->st[i].name, &b->st[i].sum, &b->f);
+	}
+	if (pass == PG_RX_SCRIPT) {
+		pg_rx_show_script(seq, b, "", &b->total);
+		return;
 	}
 	pg_rx_figures(&b->total, &b->f);
-	if (pass == PG_RX_SCRIPT)
-		pg_rx_show_script(seq, "", &b->total);
-	else
-		pg_rx_show_row(seq, pass, "all", "", &b->total, &b->f);
+	pg_rx_show_row(seq, pass, "all", "", &b->total, &b->f);
 }
 
-static int pg_rx_show(struct seq_file *seq, void *v)
+static void pg_rx_show_text(struct seq_file *seq, struct pg_rx_snap *b)
 {
-	struct pg_rx_net *rxn = seq->private;
-	struct pg_rx_show_buf *b;
-	struct pg_rx_table *t;
-	int i, n = 0;
-
-	b = kvmalloc(sizeof(*b), GFP_KERNEL);
-	if (!b)
-		return -ENOMEM;
-	mutex_lock(&rxn->lock);
-	t = pg_rx_table(rxn);
-	if (t)
-		/* pairs with the release in pg_rx_create(): streams[0..n) are set */
-		n = smp_load_acquire(&t->nstreams);
-	memset(&b->total, 0, sizeof(b->total));
-	for (i = 0; i < n; i++) {
-		pg_rx_sum_stream(&t->streams[i], &b->sum[i]);
-		pg_rx_sum_add(&b->total, &b->sum[i]);
-	}
-	pg_rx_show_head(seq, rxn, n, t ? pg_rx_overflow(t) : 0);
-	if (rxn->script) {
-		pg_rx_show_pass(seq, rxn, t, n, b, PG_RX_SCRIPT);
+	pg_rx_show_head(seq, b);
+	if (b->display == PG_RX_DISPLAY_SCRIPT) {
+		pg_rx_show_pass(seq, b, PG_RX_SCRIPT);
 	} else {
-		pg_rx_show_pass(seq, rxn, t, n, b, PG_RX_COUNTS);
-		pg_rx_show_pass(seq, rxn, t, n, b, PG_RX_LATENCY);
-		pg_rx_show_pass(seq, rxn, t, n, b, PG_RX_GAPS);
+		pg_rx_show_pass(seq, b, PG_RX_COUNTS);
+		pg_rx_show_pass(seq, b, PG_RX_LATENCY);
+		pg_rx_show_pass(seq, b, PG_RX_GAPS);
 	}
-	seq_printf(seq, "Result: %s\n", rxn->result[0] ? rxn->result : "Idle");
-	mutex_unlock(&rxn->lock);
-	kvfree(b);
+	seq_printf(seq, "Result: %s\n", b->result);
+}
+
+/* ---- reading: display json ---------------------------------------------------------- */
+
+/*
+ * A JSON string: quote and backslash escaped, and every byte outside
+ * printable ASCII as \u00XX (interface names may hold any byte but '/',
+ * ':' and white space), so that the output is always valid UTF-8.
+ */
+static void pg_rx_json_str(struct seq_file *seq, const char *s)
+{
+	seq_putc(seq, '"');
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\') {
+			seq_putc(seq, '\\');
+			seq_putc(seq, c);
+		} else if (c < 0x20 || c >= 0x7f) {
+			seq_printf(seq, "\\u%04x", c);
+		} else {
+			seq_putc(seq, c);
+		}
+	}
+	seq_putc(seq, '"');
+}
+
+/* The figures and the non-empty buckets, inside an object already open. */
+static void pg_rx_json_sum(struct seq_file *seq, struct pg_rx_snap *b, const struct pg_rx_sum *d)
+{
+	const char *sep = "";
+	unsigned int i;
+
+	pg_rx_kvs(d, b->kv);
+	for (i = 0; i < PG_RX_NKV; i++)
+		seq_printf(seq, "\"%s\": %llu, ", b->kv[i].name, b->kv[i].v);
+	seq_puts(seq, "\"histogram\": [");
+	for (i = 0; i < PG_RXS_HIST_BUCKETS; i++) {
+		if (!d->hist[i])
+			continue;
+		seq_printf(seq, "%s[%llu, %llu, %llu]", sep, pg_rxs_bucket_lo(i),
+			   pg_rxs_bucket_hi(i), d->hist[i]);
+		sep = ", ";
+	}
+	seq_puts(seq, "]}");
+}
+
+/*
+ * Records of display json: 0 the header and the total, 1..n the streams,
+ * n + 1 the Result and the end.  A stream's record is at most about 25 KB
+ * (512 buckets); seq_file grows its buffer to the largest record.
+ */
+static void pg_rx_show_json(struct seq_file *seq, struct pg_rx_snap *b, int rec)
+{
+	const struct pg_rx_snap_stream *st;
+	int i;
+
+	if (!rec) {
+		seq_puts(seq, "{\n\"version\": 1,\n\"devices\": [");
+		for (i = 0; i < b->ndevs; i++) {
+			seq_puts(seq, i ? ", " : "");
+			pg_rx_json_str(seq, b->devs[i]);
+		}
+		seq_printf(seq, "],\n\"statistics\": \"%s\",\n\"copies\": %u, \"stream_count\": %d, \"streams_max\": %d, \"overflow_packets\": %llu,\n\"total\": {",
+			   pg_rx_stats_names[b->mode], b->copies, b->n, PG_RX_MAX_STREAMS,
+			   b->overflow);
+		pg_rx_json_sum(seq, b, &b->total);
+		seq_puts(seq, ",\n\"streams\": [");
+		return;
+	}
+	if (rec > b->n) {
+		seq_puts(seq, "\n],\n\"result\": ");
+		pg_rx_json_str(seq, b->result);
+		seq_puts(seq, "\n}\n");
+		return;
+	}
+	st = &b->st[rec - 1];
+	seq_printf(seq, "%s\n{\"index\": %d, \"stream\": ", rec > 1 ? "," : "", rec - 1);
+	pg_rx_json_str(seq, st->name);
+	seq_printf(seq, ", \"latency_resolution_ns\": %lu, \"first_seq\": %u, \"last_seq\": %u, ",
+		   st->ns_res ? 1 : NSEC_PER_USEC, st->sum.first_seq, st->sum.last_seq);
+	pg_rx_json_sum(seq, b, &st->sum);
+}
+
+/* ---- reading: the file --------------------------------------------------------------- */
+
+struct pg_rx_reader {
+	struct pg_rx_net *rxn;
+	struct pg_rx_snap snap;
+};
+
+static loff_t pg_rx_records(const struct pg_rx_snap *b)
+{
+	return b->display == PG_RX_DISPLAY_JSON ? b->n + 2 : 1;
+}
+
+/* A record's token: its number + 1 (NULL ends). */
+static void *pg_rx_seq_start(struct seq_file *seq, loff_t *pos)
+{
+	struct pg_rx_reader *r = seq->private;
+
+	if (!*pos)
+		pg_rx_snapshot(r->rxn, &r->snap);
+	return *pos < pg_rx_records(&r->snap) ? (void *)(uintptr_t)(*pos + 1) : NULL;
+}
+
+static void *pg_rx_seq_next(struct seq_file *seq, void *v, loff_t *pos)
+{
+	struct pg_rx_reader *r = seq->private;
+
+	++*pos;
+	return *pos < pg_rx_records(&r->snap) ? (void *)(uintptr_t)(*pos + 1) : NULL;
+}
+
+static void pg_rx_seq_stop(struct seq_file *seq, void *v)
+{
+}
+
+static int pg_rx_seq_show(struct seq_file *seq, void *v)
+{
+	struct pg_rx_reader *r = seq->private;
+
+	if (r->snap.display == PG_RX_DISPLAY_JSON)
+		pg_rx_show_json(seq, &r->snap, (uintptr_t)v - 1);
+	else
+		pg_rx_show_text(seq, &r->snap);
 	return 0;
 }
 
+static const struct seq_operations pg_rx_seq_ops = {
+	.start	= pg_rx_seq_start,
+	.next	= pg_rx_seq_next,
+	.stop	= pg_rx_seq_stop,
+	.show	= pg_rx_seq_show,
+};
+
 static int pg_rx_open(struct inode *inode, struct file *file)
 {
-	return single_open(file, pg_rx_show, pde_data(inode));
+	struct pg_rx_reader *r;
+	int err;
+
+	r = kvzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
+	if (!r)
+		return -ENOMEM;
+	r->rxn = pde_data(inode);
+	err = seq_open(file, &pg_rx_seq_ops);
+	if (err) {
+		kvfree(r);
+		return err;
+	}
+	((struct seq_file *)file->private_data)->private = r;
+	return 0;
+}
+
+static int pg_rx_release(struct inode *inode, struct file *file)
+{
+	struct seq_file *seq = file->private_data;
+
+	kvfree(seq->private);
+	return seq_release(inode, file);
 }
 
 static const struct proc_ops pg_rx_proc_ops = {
@@ -501,7 +687,7 @@ static const struct proc_ops pg_rx_proc_ops = {
 	.proc_read	= seq_read,
 	.proc_lseek	= seq_lseek,
 	.proc_write	= pg_rx_write,
-	.proc_release	= single_release,
+	.proc_release	= pg_rx_release,
 };
 
 /* ---- namespaces ---------------------------------------------------------------- */

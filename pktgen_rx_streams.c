@@ -15,6 +15,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/jhash.h>
+#include <linux/netdevice.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
@@ -289,4 +290,25 @@ u64 pg_rx_overflow(struct pg_rx_table *t)
 		n += v;
 	}
 	return n;
+}
+
+/* "id-<hex>" (extension) or "<dev>-ipv<N>-<source MAC>". */
+void pg_rx_stream_name(struct net *net, const struct pg_rx_stream *s, char *buf, size_t len)
+{
+	const struct pg_rx_key *k = &s->key;
+	struct net_device *dev;
+	char ifname[IFNAMSIZ];
+
+	if (k->has_id) {
+		snprintf(buf, len, "id-%08x", k->id);
+		return;
+	}
+	rcu_read_lock();
+	dev = dev_get_by_index_rcu(net, k->ifindex);
+	if (dev)
+		strscpy(ifname, dev->name, sizeof(ifname));
+	else
+		snprintf(ifname, sizeof(ifname), "if%d", k->ifindex);
+	rcu_read_unlock();
+	snprintf(buf, len, "%s-ipv%u-%pM", ifname, k->ipver, k->mac);
 }

@@ -22,6 +22,8 @@ enum pg_rx_stats_mode {
 	PG_RX_STATS_TIME,	/* + latency histogram and percentiles */
 };
 
+struct net;
+
 /* per-CPU parts, pktgen_rx_streams.c's alone */
 struct pg_rx_pcpu;
 struct pg_rx_misc;
@@ -92,5 +94,6 @@ struct pg_rx_table *pg_rx_table_alloc(void);
 void pg_rx_sum_stream(struct pg_rx_stream *s, struct pg_rx_sum *d);
 void pg_rx_sum_add(struct pg_rx_sum *tot, const struct pg_rx_sum *s);
 u64 pg_rx_overflow(struct pg_rx_table *t);
+void pg_rx_stream_name(struct net *net, const struct pg_rx_stream *s, char *buf, size_t len);
 
 #endif /* _PKTGEN_RX_STREAMS_H */

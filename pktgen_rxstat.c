@@ -605,19 +605,36 @@ unsigned int pg_rxs_hist_bucket(u64 v)
 	       ((v >> (e - PG_RXS_HIST_SUB_BITS)) & (PG_RXS_HIST_SUB - 1));
 }
 
-/* Middle of a bucket. */
-u64 pg_rxs_bucket_mid(unsigned int b)
+/* Lowest value of a bucket. */
+u64 pg_rxs_bucket_lo(unsigned int b)
 {
-	unsigned int e, sub;
-	u64 low, width;
+	unsigned int e;
 
 	if (b < PG_RXS_HIST_SUB)
 		return b;
 	e = (b >> PG_RXS_HIST_SUB_BITS) + PG_RXS_HIST_SUB_BITS - 1;
-	sub = b & (PG_RXS_HIST_SUB - 1);
-	width = 1ULL << (e - PG_RXS_HIST_SUB_BITS);
-	low = (u64)(PG_RXS_HIST_SUB + sub) << (e - PG_RXS_HIST_SUB_BITS);
-	return low + width / 2;
+	return (u64)(PG_RXS_HIST_SUB + (b & (PG_RXS_HIST_SUB - 1))) << (e - PG_RXS_HIST_SUB_BITS);
+}
+
+/*
+ * One above the highest value of a bucket; the last bucket takes every
+ * value up to the malformed limit.
+ */
+u64 pg_rxs_bucket_hi(unsigned int b)
+{
+	if (b >= PG_RXS_HIST_BUCKETS - 1)
+		return PG_RXS_LAT_LIMIT;
+	return pg_rxs_bucket_lo(b + 1);
+}
+
+/* Middle of a bucket. */
+u64 pg_rxs_bucket_mid(unsigned int b)
+{
+	u64 low = pg_rxs_bucket_lo(b);
+
+	if (b < PG_RXS_HIST_SUB)
+		return low;
+	return low + (pg_rxs_bucket_lo(b + 1) - low) / 2;
 }
 
 /* Percentile @per_mille/1000: the middle of its bucket, within min..max. */

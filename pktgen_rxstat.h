@@ -126,6 +126,8 @@ u64 pg_rxs_stddev(const struct pg_rxs_moments *m);
 void pg_rxs_rate(const struct pg_rxs_time *t, struct pg_rxs_rate *r);
 void pg_rxs_gaps(const struct pg_rxs_time *t, struct pg_rxs_moments *m);
 unsigned int pg_rxs_hist_bucket(u64 v);
+u64 pg_rxs_bucket_lo(unsigned int b);
+u64 pg_rxs_bucket_hi(unsigned int b);
 u64 pg_rxs_bucket_mid(unsigned int b);
 u64 pg_rxs_percentile(const u64 *hist, u64 min, u64 max, unsigned int per_mille);
 
