@@ -1,0 +1,137 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tools/pktgen-exporter scraped by a real Prometheus server (Debian's,
+# started here with a generated config, 1 s scrape interval, storage in
+# the test's tmp dir) during a pktgen run into pgrx: once the run ended
+# and a few scrapes later, Prometheus's HTTP API (/api/v1/query) must
+# give exactly what /proc shows (pgstats, pgrx's JSON view); the
+# histogram's _count and +Inf bucket equal pgrx's latency samples;
+# histogram_quantile works on it; promtool check metrics passes on a
+# live scrape.
+#
+#   netns TX: pktgen veth0 --veth-- netns RX: veth1, pgrx
+#   netns P:  pktgen-exporter --netns TX --netns RX (127.0.0.1:9477),
+#             prometheus (127.0.0.1:9090)
+
+. "$(dirname "$0")/lib/lib.sh"
+
+REPO=$(cd "$LIB_DIR/../.." && pwd)
+EXPORTER=$REPO/tools/pktgen-exporter
+PQ="$LIB_DIR/prom_query.py"
+N=${EXPORTER_PACKETS:-20000}
+PROM=http://127.0.0.1:9090 EXP=http://127.0.0.1:9477
+
+mac_of() { ip netns exec "$1" cat "/sys/class/net/$2/address"; }
+
+setup() {
+	local thr tmp
+	command -v prometheus >/dev/null && command -v promtool >/dev/null || {
+		echo "no prometheus/promtool (apt-get install prometheus)"; return 4; }
+	/usr/bin/python3 -c 'import prometheus_client' || {
+		echo "no python3-prometheus-client for /usr/bin/python3"; return 4; }
+	pg_load || return 1
+	setup_ns TX RX P || return 1
+	veth_create "$TX" veth0 "$RX" veth1 || return 1
+	thr=$(pg_first_thread "$TX") || return 1
+	in_ns "$TX" pg_write "$thr" "rem_device_all" &&
+		in_ns "$TX" pg_write "$thr" "add_device veth0" || return 1
+	in_ns "$TX" pg_set veth0 "count $N" && in_ns "$TX" pg_set veth0 "pkt_size 100" &&
+		in_ns "$TX" pg_set veth0 "delay 200000" &&
+		in_ns "$TX" pg_set veth0 "dst_mac $(mac_of "$RX" veth1)" || return 1
+	in_ns "$RX" pg_set pgrx "rx veth1" && in_ns "$RX" pg_set pgrx "statistics basic" || return 1
+	tmp=$(lib_tmpdir)
+	cat >"$tmp/prometheus.yml" <<-EOT
+	global:
+	  scrape_interval: 1s
+	  scrape_timeout: 900ms
+	scrape_configs:
+	  - job_name: pktgen
+	    static_configs:
+	      - targets: ['127.0.0.1:9477']
+	EOT
+	promtool check config "$tmp/prometheus.yml" >/dev/null || return 1
+	ip netns exec "$P" /usr/bin/python3 "$EXPORTER" --no-own-netns --netns "$TX" \
+		--netns "$RX" --host guest --listen 127.0.0.1:9477 2>"$tmp/exporter.log" &
+	defer kill $!
+	ip netns exec "$P" prometheus --config.file="$tmp/prometheus.yml" \
+		--storage.tsdb.path="$tmp/tsdb" --web.listen-address=127.0.0.1:9090 \
+		>"$tmp/prometheus.log" 2>&1 &
+	defer kill $!
+	slowwait 60 ip netns exec "$P" curl -sf -o /dev/null "$PROM/-/ready" || {
+		tail -20 "$tmp/prometheus.log"; return 1; }
+}
+
+# q QUERY: the one value of QUERY (Prometheus in P), or fail
+q() {
+	local out
+	out=$(ip netns exec "$P" /usr/bin/python3 "$PQ" "$PROM" "$1") || return 1
+	[ "$(wc -l <<<"$out")" -eq 1 ] && [ -n "$out" ] || { echo "query $1: '$out'"; return 1; }
+	echo "${out##* }"
+}
+
+# same QUERY WANT: Prometheus's value of QUERY is WANT
+same() {
+	local got
+	got=$(q "$1") || return 1
+	[ "$got" = "$2" ] && return 0
+	echo "$1 = $got, /proc: $2"
+	return 1
+}
+
+jget() {	# KEY: pgrx's JSON (RX) stream 0's KEY, or the top level's
+	/usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); k=sys.argv[1]
+s=d["streams"][0] if d["streams"] else {}
+print(s[k] if k in s else d[k])' "$1" <<<"$RXJ"
+}
+
+ktap_header
+ktap_plan 14
+ktap_setup setup
+
+check "exporter scraped: up == 1" slowwait 60 eval \
+	'[ "$(q "up{job=\"pktgen\"}")" = 1 ]'
+tmp=$(lib_tmpdir)
+ip netns exec "$TX" sh -c 'echo start > /proc/net/pktgen/pgctrl' &
+run=$!
+check "running: Prometheus sees tx packets grow" slowwait 60 eval \
+	'v=$(q "pktgen_tx_packets_total{device=\"veth0\"}") && [ "${v%.*}" -gt 0 ]'
+ip netns exec "$P" curl -sf "$EXP/metrics" >"$tmp/live.prom"
+check "promtool check metrics on a live scrape" eval \
+	'promtool check metrics <"$tmp/live.prom" || { head -40 "$tmp/live.prom"; false; }'
+check "the run ends" eval "timeout -s INT 120 tail --pid=$run -f /dev/null"
+# values stop changing: let 3 scrapes land after the end
+sleep 3.5
+ST=$(in_ns "$TX" pg_read pgstats)
+in_ns "$RX" pg_write pgrx "display json"
+RXJ=$(in_ns "$RX" pg_read pgrx)
+kv_get "$ST" pkts_sofar; sent=$KVAL
+kv_get "$ST" tx_bytes; bytes=$KVAL
+kv_get "$ST" errors; errs=$KVAL
+check "/proc: $N sent" test "$sent" = "$N"
+check "tx packets: Prometheus = pgstats ($sent)" same "pktgen_tx_packets_total{device=\"veth0\"}" "$sent"
+check "tx bytes: Prometheus = pgstats ($bytes)" same "pktgen_tx_bytes_total{device=\"veth0\"}" "$bytes"
+check "tx errors: Prometheus = pgstats ($errs)" same "pktgen_tx_errors_total{device=\"veth0\"}" "$errs"
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
+check "rx packets, bytes, lost, duplicates, reordered: Prometheus = pgrx JSON" eval '
+	same "sum(pgrx_rx_packets_total)" "$(jget rx_packets)" &&
+	same "sum(pgrx_rx_bytes_total)" "$(jget rx_bytes)" &&
+	same "sum(pgrx_lost_packets_total)" "$(jget lost)" &&
+	same "sum(pgrx_duplicate_packets_total)" "$(jget duplicates)" &&
+	same "sum(pgrx_reordered_packets_total)" "$(jget reordered)"'
+check "pgrx streams: Prometheus = JSON" same "pgrx_streams" "$(jget stream_count)"
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
+check "histogram: _count = +Inf bucket = pgrx latency_samples" eval '
+	same "sum(pgrx_latency_seconds_count)" "$(jget latency_samples)" &&
+	same "sum(pgrx_latency_seconds_bucket{le=\"+Inf\"})" "$(jget latency_samples)"'
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
+check "latency p50 from histogram_quantile within a power of two of pgrx p50" eval '
+	p=$(q "histogram_quantile(0.5, sum by (le) (pgrx_latency_seconds_bucket))") &&
+	want=$(jget latency_p50_ns) && /usr/bin/python3 -c "import sys
+p, w = float(sys.argv[1]) * 1e9, float(sys.argv[2])
+print(\"histogram_quantile p50 %.0f ns, pgrx p50 %.0f ns\" % (p, w))
+sys.exit(0 if w / 2 <= p <= w * 2 else 1)" "$p" "$want"'
+check "rx_packets + lost = sent" eval '[ $(($(jget rx_packets) + $(jget lost))) -eq "$sent" ]'
+check "exporter: no read errors" eval '[ "$(q "min(pktgen_exporter_up)")" = 1 ] && ! [ -s "$tmp/exporter.log" ] || { cat "$tmp/exporter.log"; false; }'
+
+ktap_finish
