@@ -16,68 +16,9 @@
 
 . "$(dirname "$0")/lib/lib.sh"
 
-REPO=$(cd "$LIB_DIR/../.." && pwd)
-EXPORTER=$REPO/tools/pktgen-exporter
-PQ="$LIB_DIR/prom_query.py"
-N=${EXPORTER_PACKETS:-20000}
-PROM=http://127.0.0.1:9090 EXP=http://127.0.0.1:9477
+. "$(dirname "$0")/lib/prom-lib.sh"
 
-mac_of() { ip netns exec "$1" cat "/sys/class/net/$2/address"; }
-
-setup() {
-	local thr tmp
-	command -v prometheus >/dev/null && command -v promtool >/dev/null || {
-		echo "no prometheus/promtool (apt-get install prometheus)"; return 4; }
-	/usr/bin/python3 -c 'import prometheus_client' || {
-		echo "no python3-prometheus-client for /usr/bin/python3"; return 4; }
-	pg_load || return 1
-	setup_ns TX RX P || return 1
-	veth_create "$TX" veth0 "$RX" veth1 || return 1
-	thr=$(pg_first_thread "$TX") || return 1
-	in_ns "$TX" pg_write "$thr" "rem_device_all" &&
-		in_ns "$TX" pg_write "$thr" "add_device veth0" || return 1
-	in_ns "$TX" pg_set veth0 "count $N" && in_ns "$TX" pg_set veth0 "pkt_size 100" &&
-		in_ns "$TX" pg_set veth0 "delay 200000" &&
-		in_ns "$TX" pg_set veth0 "dst_mac $(mac_of "$RX" veth1)" || return 1
-	in_ns "$RX" pg_set pgrx "rx veth1" && in_ns "$RX" pg_set pgrx "statistics basic" || return 1
-	tmp=$(lib_tmpdir)
-	cat >"$tmp/prometheus.yml" <<-EOT
-	global:
-	  scrape_interval: 1s
-	  scrape_timeout: 900ms
-	scrape_configs:
-	  - job_name: pktgen
-	    static_configs:
-	      - targets: ['127.0.0.1:9477']
-	EOT
-	promtool check config "$tmp/prometheus.yml" >/dev/null || return 1
-	ip netns exec "$P" /usr/bin/python3 "$EXPORTER" --no-own-netns --netns "$TX" \
-		--netns "$RX" --host guest --listen 127.0.0.1:9477 2>"$tmp/exporter.log" &
-	defer kill $!
-	ip netns exec "$P" prometheus --config.file="$tmp/prometheus.yml" \
-		--storage.tsdb.path="$tmp/tsdb" --web.listen-address=127.0.0.1:9090 \
-		>"$tmp/prometheus.log" 2>&1 &
-	defer kill $!
-	slowwait 60 ip netns exec "$P" curl -sf -o /dev/null "$PROM/-/ready" || {
-		tail -20 "$tmp/prometheus.log"; return 1; }
-}
-
-# q QUERY: the one value of QUERY (Prometheus in P), or fail
-q() {
-	local out
-	out=$(ip netns exec "$P" /usr/bin/python3 "$PQ" "$PROM" "$1") || return 1
-	[ "$(wc -l <<<"$out")" -eq 1 ] && [ -n "$out" ] || { echo "query $1: '$out'"; return 1; }
-	echo "${out##* }"
-}
-
-# same QUERY WANT: Prometheus's value of QUERY is WANT
-same() {
-	local got
-	got=$(q "$1") || return 1
-	[ "$got" = "$2" ] && return 0
-	echo "$1 = $got, /proc: $2"
-	return 1
-}
+setup() { prom_setup; }
 
 jget() {	# KEY: pgrx's JSON (RX) stream 0's KEY, or the top level's
 	/usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); k=sys.argv[1]
