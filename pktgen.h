@@ -285,8 +285,10 @@ struct pktgen_run {
 	u64 idle_ns;
 	ktime_t started_at;
 	ktime_t stopped_at;
-	/* CLOCK_REALTIME ns: the start_at target (0: plain start) and the
-	 * moment the run actually began (its first packet's slot) */
+	/*
+	 * CLOCK_REALTIME ns: the start_at target (0: plain start) and the
+	 * moment the run actually began (its first packet's slot)
+	 */
 	u64 start_at_ns;
 	u64 started_real_ns;
 	bool gated;			/* waits for the thread's start gate */

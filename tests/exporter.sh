@@ -14,11 +14,15 @@
 #   netns P:  pktgen-exporter --netns TX --netns RX (127.0.0.1:9477),
 #             prometheus (127.0.0.1:9090)
 
+# The checks run through check/eval/slowwait, so their functions look
+# unreachable and their single-quoted $ expand later:
+# shellcheck disable=SC2016,SC2317
+
 . "$(dirname "$0")/lib/lib.sh"
 
 . "$(dirname "$0")/lib/prom-lib.sh"
 
-setup() { prom_setup; }
+setup() { prom_setup ""; }
 
 jget() {	# KEY: pgrx's JSON (RX) stream 0's KEY, or the top level's
 	/usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); k=sys.argv[1]

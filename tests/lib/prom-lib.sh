@@ -11,14 +11,17 @@ REPO=$(cd "$LIB_DIR/../.." && pwd)
 EXPORTER=$REPO/tools/pktgen-exporter
 PQ="$LIB_DIR/prom_query.py"
 N=${EXPORTER_PACKETS:-20000}
-PROM=http://127.0.0.1:9090 EXP=http://127.0.0.1:9477
+PROM=http://127.0.0.1:9090
+export EXP=http://127.0.0.1:9477	# the exporter, for the tests
 
 mac_of() { ip netns exec "$1" cat "/sys/class/net/$2/address"; }
 
 prom_setup() {	# [CONSOLES]: with REPO/consoles served too
 	local thr tmp
-	command -v prometheus >/dev/null && command -v promtool >/dev/null || {
-		echo "no prometheus/promtool (apt-get install prometheus)"; return 4; }
+	if ! command -v prometheus >/dev/null || ! command -v promtool >/dev/null; then
+		echo "no prometheus/promtool (apt-get install prometheus)"
+		return 4
+	fi
 	/usr/bin/python3 -c 'import prometheus_client' || {
 		echo "no python3-prometheus-client for /usr/bin/python3"; return 4; }
 	pg_load || return 1
@@ -59,7 +62,10 @@ prom_setup() {	# [CONSOLES]: with REPO/consoles served too
 q() {
 	local out
 	out=$(ip netns exec "$P" /usr/bin/python3 "$PQ" "$PROM" "$1") || return 1
-	[ "$(wc -l <<<"$out")" -eq 1 ] && [ -n "$out" ] || { echo "query $1: '$out'"; return 1; }
+	if [ -z "$out" ] || [ "$(wc -l <<<"$out")" -ne 1 ]; then
+		echo "query $1: '$out'"
+		return 1
+	fi
 	echo "${out##* }"
 }
 
