@@ -32,10 +32,16 @@
 /* Closer than this to the deadline the thread spins instead of sleeping. */
 #define PG_SPIN_NS		(100 * NSEC_PER_USEC)
 /*
- * start_at: the thread sleeps on a CLOCK_REALTIME hrtimer until this long
- * before the target, then spins on the realtime clock.
+ * start_at: the thread sleeps on a CLOCK_REALTIME hrtimer until
+ * start_spin_us before the target, then spins on the realtime clock: the
+ * window covers the timer's wake-up latency (a few us on hardware, up to
+ * milliseconds in a loaded TCG guest).  At most PG_START_SPIN_MAX_US.
  */
-#define PG_START_SPIN_NS	(20 * NSEC_PER_USEC)
+#define PG_START_SPIN_MAX_US	10000U
+static unsigned int pg_start_spin_us = 50;
+
+module_param_named(start_spin_us, pg_start_spin_us, uint, 0644);
+MODULE_PARM_DESC(start_spin_us, "start_at: spin this long before the target (50 us, at most 10000)");
 /* How long to wait at the end of a run for the driver to free the skb. */
 #define PG_SKB_DRAIN_NS		NSEC_PER_SEC
 /* Unpaced slots a device gets per pick before the thread looks around. */
@@ -675,7 +681,7 @@ static void pg_gate_open(struct pktgen_thread *t, ktime_t mono, u64 real)
 
 /*
  * Hold the thread's gated devices until CLOCK_REALTIME reaches gate_ns:
- * an hrtimer on CLOCK_REALTIME up to PG_START_SPIN_NS before it, then a
+ * an hrtimer on CLOCK_REALTIME up to start_spin_us before it, then a
  * spin.  A realtime clock step while waiting moves the timer with the
  * clock (clock_was_set() reprograms realtime timers): the run starts
  * when the stepped clock reads the target, at once if it jumped past.
@@ -685,6 +691,7 @@ static void pg_gate_open(struct pktgen_thread *t, ktime_t mono, u64 real)
 static bool pg_start_gate(struct pktgen_thread *t)
 {
 	ktime_t target = ns_to_ktime(t->gate_ns), wake, now;
+	u64 spin = min(READ_ONCE(pg_start_spin_us), PG_START_SPIN_MAX_US) * NSEC_PER_USEC;
 
 	if (!pg_thread_gated(t)) {	/* stopped or removed while waiting */
 		t->gate_ns = 0;
@@ -696,11 +703,11 @@ static bool pg_start_gate(struct pktgen_thread *t)
 			break;
 		if (READ_ONCE(t->control) || kthread_should_stop() || freezing(current))
 			return false;
-		if (ktime_to_ns(ktime_sub(target, now)) <= PG_START_SPIN_NS) {
+		if (ktime_to_ns(ktime_sub(target, now)) <= spin) {
 			cpu_relax();
 			continue;
 		}
-		wake = ktime_sub_ns(target, PG_START_SPIN_NS);
+		wake = ktime_sub_ns(target, spin);
 		set_current_state(TASK_INTERRUPTIBLE);
 		if (!READ_ONCE(t->control) && !kthread_should_stop())
 			schedule_hrtimeout_range_clock(&wake, 0, HRTIMER_MODE_ABS,
