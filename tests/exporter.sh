@@ -76,6 +76,10 @@ check "latency p50 from histogram_quantile within a power of two of pgrx p50" ev
 p, w = float(sys.argv[1]) * 1e9, float(sys.argv[2])
 print(\"histogram_quantile p50 %.0f ns, pgrx p50 %.0f ns\" % (p, w))
 sys.exit(0 if w / 2 <= p <= w * 2 else 1)" "$p" "$want"'
+# figures for Documentation/many-hosts.rst's scale section
+echo "# scrape: $(grep -vc '^#' "$tmp/live.prom") series, $(wc -c <"$tmp/live.prom") bytes;" \
+	"pgrx JSON: ${#RXJ} bytes for $(jget stream_count) stream(s);" \
+	"read time per netns: $(ip netns exec "$P" /usr/bin/python3 "$PQ" "$PROM" pktgen_exporter_read_seconds | tr '\n' ' ')"
 check "rx_packets + lost = sent" eval '[ $(($(jget rx_packets) + $(jget lost))) -eq "$sent" ]'
 check "exporter: no read errors" eval '[ "$(q "min(pktgen_exporter_up)")" = 1 ] && ! [ -s "$tmp/exporter.log" ] || { cat "$tmp/exporter.log"; false; }'
 
