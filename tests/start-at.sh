@@ -101,7 +101,7 @@ check "user-namespace root: start_at EPERM" eval '
 check "nothing was sent by the refusals" eval '[ "$(stat_of pkts_sofar)" = 0 ]'
 
 # 2. the error of the start: measure SPIN_US RUNS (the first absolute,
-# 5 s ahead; the others relative, LEAD_MS ahead: a fork under a loaded
+# 10 s ahead; the others relative, LEAD_MS ahead: a fork under a loaded
 # TCG host may outlast a short lead, and pgstats' start_at_ns gives the
 # target).  Errors (ns) in ERRS, problems in BAD, early frames in EARLY.
 measure() {
@@ -115,7 +115,7 @@ measure() {
 		rxpid=$!
 		slowwait 20 test -e "$tmp/ready"
 		if [ "$i" -eq 0 ]; then
-			arg=$(($(now_ns) + 5000000000))
+			arg=$(($(now_ns) + 10000000000))
 		else
 			arg=+$((LEAD_MS * 1000000))
 		fi
