@@ -54,8 +54,12 @@ prom_setup() {	# [CONSOLES]: with REPO/consoles served too
 		${1:+--web.console.libraries="$REPO/console_libraries"} \
 		>"$tmp/prometheus.log" 2>&1 &
 	defer kill $!
-	slowwait 60 ip netns exec "$P" curl -sf -o /dev/null "$PROM/-/ready" || {
-		tail -20 "$tmp/prometheus.log"; return 1; }
+	# a 100 MB Go binary over 9p under TCG: minutes on a loaded host
+	if ! slowwait "${PROM_START_WAIT:-300}" ip netns exec "$P" curl -sf -o /dev/null "$PROM/-/ready"; then
+		echo "prometheus not ready after ${PROM_START_WAIT:-300} s; its log:"
+		tail -20 "$tmp/prometheus.log"
+		return 1
+	fi
 }
 
 # q QUERY: the one value of QUERY (Prometheus in P), or fail
