@@ -54,7 +54,7 @@ ktap_header
 ktap_plan 9
 ktap_setup setup
 
-check "exporter scraped: up == 1" slowwait 60 eval '[ "$(q "up{job=\"pktgen\"}")" = 1 ]'
+check "exporter scraped: up == 1" slowwait 180 eval '[ "$(q "up{job=\"pktgen\"}")" = 1 ]'
 ip netns exec "$TX" sh -c 'echo start > /proc/net/pktgen/pgctrl' &
 run=$!
 slowwait 60 eval 'v=$(q "sum(rate(pgrx_rx_packets_total[5s]))") && [ "${v%.*}" != 0 ]'
@@ -65,7 +65,8 @@ live=$(cell "$DOM" rx-pps-total)
 check "during the run: rx packets/s total > 0 ($live)" \
 	eval '[ -n "$live" ] && [ "$live" != - ] && /usr/bin/python3 -c "import sys; sys.exit(float(sys.argv[1]) <= 0)" "$live"'
 check "the run ends" eval "timeout -s INT 180 tail --pid=$run -f /dev/null"
-sleep 3.5
+sleep 5
+slowwait 30 eval '[ "$(q "sum(pgrx_rx_packets_total)")" = "$(q "sum(pgrx_rx_packets_total offset 2s)")" ]'
 DOM=$(chrome --dump-dom "$PAGE")
 tmp=$(lib_tmpdir)
 # shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to

@@ -34,7 +34,7 @@ ktap_header
 ktap_plan 14
 ktap_setup setup
 
-check "exporter scraped: up == 1" slowwait 60 eval \
+check "exporter scraped: up == 1" slowwait 180 eval \
 	'[ "$(q "up{job=\"pktgen\"}")" = 1 ]'
 tmp=$(lib_tmpdir)
 ip netns exec "$TX" sh -c 'echo start > /proc/net/pktgen/pgctrl' &
@@ -45,8 +45,8 @@ ip netns exec "$P" curl -sf "$EXP/metrics" >"$tmp/live.prom"
 check "promtool check metrics on a live scrape" eval \
 	'promtool check metrics <"$tmp/live.prom" || { head -40 "$tmp/live.prom"; false; }'
 check "the run ends" eval "timeout -s INT 120 tail --pid=$run -f /dev/null"
-# values stop changing: let 3 scrapes land after the end
-sleep 3.5
+# values stop changing once the run ended: wait for a scrape after the end
+sleep 5
 ST=$(in_ns "$TX" pg_read pgstats)
 in_ns "$RX" pg_write pgrx "display json"
 RXJ=$(in_ns "$RX" pg_read pgrx)
@@ -54,7 +54,7 @@ kv_get "$ST" pkts_sofar; sent=$KVAL
 kv_get "$ST" tx_bytes; bytes=$KVAL
 kv_get "$ST" errors; errs=$KVAL
 check "/proc: $N sent" test "$sent" = "$N"
-check "tx packets: Prometheus = pgstats ($sent)" same "pktgen_tx_packets_total{device=\"veth0\"}" "$sent"
+check "tx packets: Prometheus = pgstats ($sent)" slowwait 30 same "pktgen_tx_packets_total{device=\"veth0\"}" "$sent"
 check "tx bytes: Prometheus = pgstats ($bytes)" same "pktgen_tx_bytes_total{device=\"veth0\"}" "$bytes"
 check "tx errors: Prometheus = pgstats ($errs)" same "pktgen_tx_errors_total{device=\"veth0\"}" "$errs"
 # shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to

@@ -3,7 +3,7 @@
 #
 # Helpers of tests/exporter.sh and tests/console.sh: a pktgen run from
 # netns TX into pgrx in RX, tools/pktgen-exporter and a Prometheus server
-# (generated config, 1 s scrapes, storage in the test's tmp dir) in netns
+# (generated config, 2 s scrapes, storage in the test's tmp dir) in netns
 # P on 127.0.0.1, and queries of Prometheus's HTTP API.  Sourced after
 # tests/lib/lib.sh.
 
@@ -31,14 +31,14 @@ prom_setup() {	# [CONSOLES]: with REPO/consoles served too
 	in_ns "$TX" pg_write "$thr" "rem_device_all" &&
 		in_ns "$TX" pg_write "$thr" "add_device veth0" || return 1
 	in_ns "$TX" pg_set veth0 "count $N" && in_ns "$TX" pg_set veth0 "pkt_size 100" &&
-		in_ns "$TX" pg_set veth0 "delay 200000" &&
+		in_ns "$TX" pg_set veth0 "delay 400000" &&
 		in_ns "$TX" pg_set veth0 "dst_mac $(mac_of "$RX" veth1)" || return 1
 	in_ns "$RX" pg_set pgrx "rx veth1" && in_ns "$RX" pg_set pgrx "statistics basic" || return 1
 	tmp=$(lib_tmpdir)
 	cat >"$tmp/prometheus.yml" <<-EOT
 	global:
-	  scrape_interval: 1s
-	  scrape_timeout: 900ms
+	  scrape_interval: 2s
+	  scrape_timeout: 1900ms
 	scrape_configs:
 	  - job_name: pktgen
 	    static_configs:
