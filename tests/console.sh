@@ -17,7 +17,7 @@
 . "$(dirname "$0")/lib/prom-lib.sh"
 
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
-PAGE=$PROM/consoles/pktgen.html
+PAGE="$PROM/consoles/pktgen.html?window=10s"
 
 setup() {
 	[ -x "$CHROMIUM" ] || { echo "no $CHROMIUM (apt-get install chromium)"; return 4; }
@@ -57,7 +57,7 @@ ktap_setup setup
 check "exporter scraped: up == 1" slowwait 180 eval '[ "$(q "up{job=\"pktgen\"}")" = 1 ]'
 ip netns exec "$TX" sh -c 'echo start > /proc/net/pktgen/pgctrl' &
 run=$!
-slowwait 60 eval 'v=$(q "sum(rate(pgrx_rx_packets_total[5s]))") && [ "${v%.*}" != 0 ]'
+slowwait 60 eval 'v=$(q "sum(rate(pgrx_rx_packets_total[10s]))") && [ "${v%.*}" != 0 ]'
 DOM=$(chrome --dump-dom "$PAGE")
 check "during the run: the page renders, host 'guest' listed" \
 	eval 'grep -q "data-host=\"guest\"" <<<"$DOM" || { echo "$DOM" | head -40; false; }'
