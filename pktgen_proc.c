@@ -215,7 +215,7 @@ static void pg_ctrl_settle_all(struct pktgen_net *pn)
 
 /*
  * "start_at NS" (CLOCK_REALTIME ns) or "start_at +NS" (from now): decimal
- * digits only.  Range and state are pg_ctrl_start_at()'s to judge.
+ * digits only.  Range and state are pg_ctrl_start_at_claim()'s to judge.
  */
 static int pg_ctrl_start_at_cmd(struct pktgen_net *pn, const char *arg)
 {
