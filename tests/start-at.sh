@@ -111,7 +111,7 @@ measure() {
 	for ((i = 0; i < runs; i++)); do
 		tmp=$(lib_tmpdir)
 		rm -f "$tmp/ready"
-		ip netns exec "$RX" /usr/bin/python3 "$FIRST_RX" veth1 "$tmp/ready" 30 >"$tmp/first" &
+		ip netns exec "$RX" /usr/bin/python3 "$FIRST_RX" veth1 "$tmp/ready" 120 >"$tmp/first" &
 		rxpid=$!
 		slowwait 20 test -e "$tmp/ready"
 		if [ "$i" -eq 0 ]; then
