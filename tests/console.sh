@@ -17,7 +17,7 @@
 . "$(dirname "$0")/lib/prom-lib.sh"
 
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
-PAGE="$PROM/consoles/pktgen.html?window=10s"
+PAGE="$PROM/consoles/pktgen.html?window=20s"
 
 setup() {
 	[ -x "$CHROMIUM" ] || { echo "no $CHROMIUM (apt-get install chromium)"; return 4; }
@@ -57,7 +57,7 @@ ktap_setup setup
 check "exporter scraped: up == 1" slowwait 180 eval '[ "$(q "up{job=\"pktgen\"}")" = 1 ]'
 ip netns exec "$TX" sh -c 'echo start > /proc/net/pktgen/pgctrl' &
 run=$!
-slowwait 60 eval 'v=$(q "sum(rate(pgrx_rx_packets_total[10s]))") && [ "${v%.*}" != 0 ]'
+slowwait 60 eval 'v=$(q "sum(rate(pgrx_rx_packets_total[20s]))") && [ "${v%.*}" != 0 ]'
 DOM=$(chrome --dump-dom "$PAGE")
 check "during the run: the page renders, host 'guest' listed" \
 	eval 'grep -q "data-host=\"guest\"" <<<"$DOM" || { echo "$DOM" | head -40; false; }'
@@ -65,8 +65,8 @@ live=$(cell "$DOM" rx-pps-total)
 check "during the run: rx packets/s total > 0 ($live)" \
 	eval '[ -n "$live" ] && [ "$live" != - ] && /usr/bin/python3 -c "import sys; sys.exit(float(sys.argv[1]) <= 0)" "$live"'
 check "the run ends" eval "timeout -s INT 180 tail --pid=$run -f /dev/null"
-sleep 5
-slowwait 30 eval '[ "$(q "sum(pgrx_rx_packets_total)")" = "$(q "sum(pgrx_rx_packets_total offset 2s)")" ]'
+sleep 10
+slowwait 60 eval '[ "$(q "sum(pgrx_rx_packets_total)")" = "$(q "sum(pgrx_rx_packets_total offset 5s)")" ]'
 DOM=$(chrome --dump-dom "$PAGE")
 tmp=$(lib_tmpdir)
 # shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to

@@ -46,7 +46,7 @@ check "promtool check metrics on a live scrape" eval \
 	'promtool check metrics <"$tmp/live.prom" || { head -40 "$tmp/live.prom"; false; }'
 check "the run ends" eval "timeout -s INT 120 tail --pid=$run -f /dev/null"
 # values stop changing once the run ended: wait for a scrape after the end
-sleep 5
+sleep 10
 ST=$(in_ns "$TX" pg_read pgstats)
 in_ns "$RX" pg_write pgrx "display json"
 RXJ=$(in_ns "$RX" pg_read pgrx)

@@ -3,14 +3,15 @@
 #
 # Helpers of tests/exporter.sh and tests/console.sh: a pktgen run from
 # netns TX into pgrx in RX, tools/pktgen-exporter and a Prometheus server
-# (generated config, 2 s scrapes, storage in the test's tmp dir) in netns
+# (generated config, 5 s scrapes: a scrape forks a Python child per
+# namespace, seconds under TCG on a loaded host; storage in the test's tmp dir) in netns
 # P on 127.0.0.1, and queries of Prometheus's HTTP API.  Sourced after
 # tests/lib/lib.sh.
 
 REPO=$(cd "$LIB_DIR/../.." && pwd)
 EXPORTER=$REPO/tools/pktgen-exporter
 PQ="$LIB_DIR/prom_query.py"
-N=${EXPORTER_PACKETS:-20000}
+N=${EXPORTER_PACKETS:-40000}	# 16 s at 2500 pps: scrapes land during the run
 PROM=http://127.0.0.1:9090
 export EXP=http://127.0.0.1:9477	# the exporter, for the tests
 
@@ -37,8 +38,8 @@ prom_setup() {	# [CONSOLES]: with REPO/consoles served too
 	tmp=$(lib_tmpdir)
 	cat >"$tmp/prometheus.yml" <<-EOT
 	global:
-	  scrape_interval: 2s
-	  scrape_timeout: 1900ms
+	  scrape_interval: 5s
+	  scrape_timeout: 5s
 	scrape_configs:
 	  - job_name: pktgen
 	    static_configs:
