@@ -109,7 +109,9 @@ DKMS_DIR = $(DKMS_SRC)/pktgen-$(PKTGEN_VERSION)
 NOSIGN = $(if $(wildcard $(KDIR)/certs/signing_key.pem),,CONFIG_MODULE_SIG_ALL=)
 
 PREFIX ?= /usr/local
-TOOLS := ipodump pgstats pktgen-rfc2544 pktgen-sweep pktgen-top
+TOOLS := ipodump pgstats pktgen-exporter pktgen-rfc2544 pktgen-sweep pktgen-top
+# the exporter's unit (make install-tools; @BINDIR@ becomes $(PREFIX)/bin)
+UNITDIR = $(DESTDIR)$(PREFIX)/lib/systemd/system
 TOOL_LIBS := pgplot.py pgproc.py rfc2544.py
 TOOLDIR = $(DESTDIR)$(PREFIX)/lib/pktgen
 HEADERS := pf_ipoption.h
@@ -150,6 +152,8 @@ install-tools: man
 	install -m 644 $(addprefix tools/,$(TOOL_LIBS)) $(TOOLDIR)/
 	for t in $(TOOLS); do ln -sfn ../lib/pktgen/$$t $(DESTDIR)$(PREFIX)/bin/$$t; done
 	install -m 644 $(MAN_PAGES) $(MANDIR)/
+	install -d $(UNITDIR)
+	sed 's|@BINDIR@|$(PREFIX)/bin|' systemd/pktgen-exporter.service >$(UNITDIR)/pktgen-exporter.service
 
 uninstall: uninstall-tools uninstall-headers uninstall-dkms
 	rm -f $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/updates/pktgen.ko* \
@@ -161,6 +165,7 @@ uninstall-tools:
 	for t in $(TOOLS); do rm -f $(DESTDIR)$(PREFIX)/bin/$$t \
 		$(MANDIR)/$$t.1 $(MANDIR)/$$t.1.gz; done
 	rm -rf $(TOOLDIR)
+	rm -f $(UNITDIR)/pktgen-exporter.service
 
 install-built: kdir-check
 	@test -f $(MODDIR)/pktgen.ko -a -f $(MODDIR)/ipoption/pf_ipoption.ko || \

@@ -285,6 +285,13 @@ struct pktgen_run {
 	u64 idle_ns;
 	ktime_t started_at;
 	ktime_t stopped_at;
+	/*
+	 * CLOCK_REALTIME ns: the start_at target (0: plain start) and the
+	 * moment the run actually began (its first packet's slot)
+	 */
+	u64 start_at_ns;
+	u64 started_real_ns;
+	bool gated;			/* waits for the thread's start gate */
 
 	/* Every header up to UDP, with the fields that never vary */
 	u8 tmpl[ETH_HLEN + 2 * VLAN_HLEN + PG_MAX_MPLS * 4 + 60 + 8];
@@ -405,6 +412,8 @@ struct pktgen_thread {
 	unsigned long ctl_posted;
 	unsigned long ctl_done;
 	struct list_head devs;		/* pktgen_dev, RCU; changes under pn->lock */
+	/* start_at: CLOCK_REALTIME ns its gated devices start at, 0 = none */
+	u64 gate_ns;
 
 	spinlock_t result_lock;		/* protects result */
 	char result[PG_RESULT_LEN];
@@ -428,6 +437,15 @@ struct pktgen_net {
 	/* Woken whenever a thread finished a control request or a run ended. */
 	wait_queue_head_t wq;
 	bool exiting;
+	/*
+	 * pgctrl "start_at": the writer that owns PG_NET_START_AT sets
+	 * @start_at_ns before posting PG_CTL_RUN_AT; the threads read it.
+	 * @ctrl_result (under @lock) is pgctrl's Result line, shown once a
+	 * start_at was written.
+	 */
+	unsigned long ctrl_flags;
+	u64 start_at_ns;
+	char ctrl_result[128];
 	/* pktgen_rx.c: the receiver's state (/proc/net/pktgen/pgrx) */
 	struct pg_rx_net *rx;
 };

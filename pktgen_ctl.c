@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pktgen: the requests posted to a thread (PG_CTL_*) and the waits for it
- * to have acted on them, for the thread files, pgctrl, a device's inject
+ * to have acted on them, for the thread files, pgctrl (start, start_at,
+ * stop, reset), a device's inject
  * and clear_counters, and the registry.  A writer sets a bit and takes a
  * ticket; the thread takes every bit in pg_thread_control()
  * (pktgen_thread.c) and publishes the last ticket it covered.  Calls
  * nothing of pktgen's.
  */
+#include <linux/ktime.h>
+#include <linux/mutex.h>
 #include <linux/rculist.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -127,10 +130,10 @@ void pg_ctrl_post_all(struct pktgen_net *pn, enum pg_thread_ctl ctl)
 	pg_ctrl_post_wait(pn, ctl, false);
 }
 
-/* pgctrl "start": run every device, return when all have stopped. */
-void pg_ctrl_start(struct pktgen_net *pn)
+/* Run every device (@ctl RUN or RUN_AT), return when all have stopped. */
+static void pg_ctrl_run(struct pktgen_net *pn, enum pg_thread_ctl ctl)
 {
-	if (pg_ctrl_post_wait(pn, PG_CTL_RUN, true) == -ERESTARTSYS) {
+	if (pg_ctrl_post_wait(pn, ctl, true) == -ERESTARTSYS) {
 		/* Ctrl-C: stop the run; results are computed by the threads. */
 		struct pktgen_thread *t;
 
@@ -139,6 +142,93 @@ void pg_ctrl_start(struct pktgen_net *pn)
 			pg_thread_post(t, PG_CTL_STOP);
 		rcu_read_unlock();
 	}
+}
+
+/* pgctrl "start": run every device, return when all have stopped. */
+void pg_ctrl_start(struct pktgen_net *pn)
+{
+	pg_ctrl_run(pn, PG_CTL_RUN);
+}
+
+static __printf(2, 3) void pg_ctrl_set_result(struct pktgen_net *pn, const char *fmt, ...)
+{
+	va_list ap;
+
+	mutex_lock(&pn->lock);
+	va_start(ap, fmt);
+	vscnprintf(pn->ctrl_result, sizeof(pn->ctrl_result), fmt, ap);
+	va_end(ap);
+	mutex_unlock(&pn->lock);
+}
+
+static bool pg_any_device(struct pktgen_net *pn, bool *running)
+{
+	struct pktgen_thread *t;
+	struct pktgen_dev *pkt_dev;
+	bool any = false;
+
+	*running = false;
+	rcu_read_lock();
+	list_for_each_entry_rcu(t, &pn->threads, list)
+		list_for_each_entry_rcu(pkt_dev, &t->devs, list) {
+			any = true;
+			if (READ_ONCE(pkt_dev->running))
+				*running = true;
+		}
+	rcu_read_unlock();
+	return any;
+}
+
+/*
+ * pgctrl "start_at": like "start", but every thread holds its devices
+ * until CLOCK_REALTIME reaches the target.  pg_ctrl_start_at_claim()
+ * judges @ns (@relative: that many ns from now) and takes the one
+ * start_at slot of the namespace; on success the caller must call
+ * pg_ctrl_start_at_run() with *@target.  Refusals set pgctrl's Result:
+ * -ERANGE for a time not in the future or more than PG_START_AT_MAX_NS
+ * ahead, -EBUSY while another start_at or a run goes on, -ENODEV
+ * without devices.
+ */
+int pg_ctrl_start_at_claim(struct pktgen_net *pn, u64 ns, bool relative, u64 *target)
+{
+	u64 now = ktime_get_real_ns();
+	bool running;
+	int err = 0;
+
+	if (test_and_set_bit_lock(PG_NET_START_AT, &pn->ctrl_flags)) {
+		pg_ctrl_set_result(pn, "ERROR: start_at: another start_at is waiting or running");
+		return -EBUSY;
+	}
+	if (relative)	/* saturating: U64_MAX is refused as too far ahead */
+		ns = ns > U64_MAX - now ? U64_MAX : ns + now;
+	if (ns <= now) {
+		pg_ctrl_set_result(pn, "ERROR: start_at: %llu is not in the future (now %llu)",
+				   ns, now);
+		err = -ERANGE;
+	} else if (ns - now > PG_START_AT_MAX_NS) {
+		pg_ctrl_set_result(pn, "ERROR: start_at: %llu is more than %llu s ahead (now %llu)",
+				   ns, PG_START_AT_MAX_NS / NSEC_PER_SEC, now);
+		err = -ERANGE;
+	} else if (!pg_any_device(pn, &running)) {
+		pg_ctrl_set_result(pn, "ERROR: start_at: no device to run");
+		err = -ENODEV;
+	} else if (running) {
+		pg_ctrl_set_result(pn, "ERROR: start_at: a run is going on (stop it first)");
+		err = -EBUSY;
+	}
+	if (err)
+		clear_bit_unlock(PG_NET_START_AT, &pn->ctrl_flags);
+	*target = ns;
+	return err;
+}
+
+/* Run from @target on and return when every device has stopped. */
+void pg_ctrl_start_at_run(struct pktgen_net *pn, u64 target)
+{
+	pg_ctrl_set_result(pn, "OK: start_at=%llu", target);
+	WRITE_ONCE(pn->start_at_ns, target);
+	pg_ctrl_run(pn, PG_CTL_RUN_AT);
+	clear_bit_unlock(PG_NET_START_AT, &pn->ctrl_flags);
 }
 
 /*

@@ -6,7 +6,9 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/ctype.h>
 #include <linux/kernel.h>
+#include <linux/mutex.h>
 #include <linux/proc_fs.h>
 #include <linux/rculist.h>
 #include <linux/seq_file.h>
@@ -174,10 +176,17 @@ static const struct proc_ops pg_thread_proc_ops = {
 
 /* ---- pgctrl --------------------------------------------------------------- */
 
+/* upstream's one line; a Result line only once a start_at was written */
 static int pg_ctrl_show(struct seq_file *seq, void *v)
 {
+	struct pktgen_net *pn = seq->private;
+
 	seq_puts(seq, "Packet Generator for packet performance testing. Version: "
 		 PG_IFACE_VERSION "\n");
+	mutex_lock(&pn->lock);
+	if (pn->ctrl_result[0])
+		seq_printf(seq, "Result: %s\n", pn->ctrl_result);
+	mutex_unlock(&pn->lock);
 	return 0;
 }
 
@@ -204,6 +213,39 @@ static void pg_ctrl_settle_all(struct pktgen_net *pn)
 	rcu_read_unlock();
 }
 
+/*
+ * "start_at NS" (CLOCK_REALTIME ns) or "start_at +NS" (from now): decimal
+ * digits only.  Range and state are pg_ctrl_start_at_claim()'s to judge.
+ */
+static int pg_ctrl_start_at_cmd(struct pktgen_net *pn, const char *arg)
+{
+	bool relative = *arg == '+';
+	const char *p = arg + relative;
+	u64 ns;
+	int err;
+
+	err = *p ? 0 : -EINVAL;
+	for (; *p && !err; p++)
+		if (!isdigit(*p))
+			err = -EINVAL;
+	if (!err)
+		err = kstrtou64(arg + relative, 10, &ns);
+	if (err) {
+		mutex_lock(&pn->lock);
+		scnprintf(pn->ctrl_result, sizeof(pn->ctrl_result),
+			  "ERROR: start_at: %s: want NS or +NS (CLOCK_REALTIME nanoseconds)",
+			  err == -ERANGE ? "too large" : "not a number");
+		mutex_unlock(&pn->lock);
+		return err;
+	}
+	err = pg_ctrl_start_at_claim(pn, ns, relative, &ns);
+	if (err)
+		return err;
+	pg_ctrl_settle_all(pn);
+	pg_ctrl_start_at_run(pn, ns);
+	return 0;
+}
+
 static ssize_t pg_ctrl_write(struct file *file, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
@@ -212,7 +254,10 @@ static ssize_t pg_ctrl_write(struct file *file, const char __user *ubuf,
 	char *cmd;
 	int err = 0;
 
-	/* pgctrl has no Result: a refused or unknown command is its errno */
+	/*
+	 * pgctrl has no Result: a refused or unknown command is its errno
+	 * (start_at, pktgen's own, also leaves a Result line for a reader)
+	 */
 	cmd = pg_cmd_fetch(file, ubuf, count);
 	if (IS_ERR(cmd))
 		return PTR_ERR(cmd);
@@ -224,6 +269,8 @@ static ssize_t pg_ctrl_write(struct file *file, const char __user *ubuf,
 	if (!strcmp(cmd, "start")) {
 		pg_ctrl_settle_all(pn);
 		pg_ctrl_start(pn);
+	} else if (!strncmp(cmd, "start_at ", 9)) {
+		err = pg_ctrl_start_at_cmd(pn, cmd + 9);
 	} else if (!strcmp(cmd, "stop")) {
 		pg_ctrl_post_all(pn, PG_CTL_STOP);
 	} else if (!strcmp(cmd, "reset")) {

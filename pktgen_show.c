@@ -154,6 +154,10 @@ static void pg_show_current(struct seq_file *seq, struct pktgen_dev *pkt_dev,
 	seq_printf(seq, "     started: %lluus  stopped: %lluus idle: %lluus\n",
 		   (u64)ktime_to_us(READ_ONCE(r->started_at)), (u64)ktime_to_us(stopped),
 		   div_u64(READ_ONCE(r->idle_ns), NSEC_PER_USEC));
+	/* pktgen's own line, only after a start_at: target and actual start */
+	if (READ_ONCE(r->start_at_ns))
+		seq_printf(seq, "     start_at: %lluns  started_real: %lluns\n",
+			   READ_ONCE(r->start_at_ns), READ_ONCE(r->started_real_ns));
 	seq_printf(seq, "     seq_num: %llu  cur_dst_mac_offset: %u  cur_src_mac_offset: %u\n",
 		   READ_ONCE(r->seq_num), cur.dst_mac_offset, cur.src_mac_offset);
 	if (cfg->flags & PG_F(IPV6))
@@ -243,6 +247,8 @@ static void pg_stats_device(struct seq_file *seq, struct pktgen_dev *pkt_dev,
 		   (u64)ktime_to_us(READ_ONCE(r->started_at)), div_u64(elapsed, NSEC_PER_USEC),
 		   div_u64(READ_ONCE(r->idle_ns), NSEC_PER_USEC));
 	seq_printf(seq, "pps=%llu\nbps=%llu\n", pps, bps);
+	seq_printf(seq, "start_at_ns=%llu\nstarted_real_ns=%llu\n",
+		   READ_ONCE(r->start_at_ns), READ_ONCE(r->started_real_ns));
 	pg_stats_result(seq, result);
 }
 

@@ -31,6 +31,17 @@
 
 /* Closer than this to the deadline the thread spins instead of sleeping. */
 #define PG_SPIN_NS		(100 * NSEC_PER_USEC)
+/*
+ * start_at: the thread sleeps on a CLOCK_REALTIME hrtimer until
+ * start_spin_us before the target, then spins on the realtime clock: the
+ * window covers the timer's wake-up latency (a few us on hardware, up to
+ * milliseconds in a loaded TCG guest).  At most PG_START_SPIN_MAX_US.
+ */
+#define PG_START_SPIN_MAX_US	10000U
+static unsigned int pg_start_spin_us = 50;
+
+module_param_named(start_spin_us, pg_start_spin_us, uint, 0644);
+MODULE_PARM_DESC(start_spin_us, "start_at: spin this long before the target (50 us, at most 10000)");
 /* How long to wait at the end of a run for the driver to free the skb. */
 #define PG_SKB_DRAIN_NS		NSEC_PER_SEC
 /* Unpaced slots a device gets per pick before the thread looks around. */
@@ -168,6 +179,9 @@ static void pg_start_device(struct pktgen_dev *pkt_dev)
 	r->given_frags = -1;
 	WRITE_ONCE(r->started_at, ktime_get());
 	WRITE_ONCE(r->stopped_at, r->started_at);
+	WRITE_ONCE(r->started_real_ns, ktime_get_real_ns());
+	WRITE_ONCE(r->start_at_ns, 0);
+	r->gated = false;
 	r->next_tx = r->started_at;
 	pg_set_deadline(r);
 	pg_set_result(pkt_dev, "Starting");
@@ -620,6 +634,91 @@ static void pg_thread_remove(struct pktgen_thread *t, bool only_pending)
 	}
 }
 
+/* ---- start_at: the start gate -------------------------------------------- */
+
+/* PG_CTL_RUN_AT: start as for RUN, but hold the device at the gate. */
+static void pg_start_gated(struct pktgen_dev *pkt_dev)
+{
+	struct pktgen_run *r = &pkt_dev->run;
+
+	if (pkt_dev->running)
+		return;
+	pg_start_device(pkt_dev);
+	if (!pkt_dev->running)
+		return;
+	r->gated = true;
+	WRITE_ONCE(r->start_at_ns, pkt_dev->thread->gate_ns);
+}
+
+static bool pg_thread_gated(struct pktgen_thread *t)
+{
+	struct pktgen_dev *pkt_dev;
+
+	list_for_each_entry_rcu(pkt_dev, &t->devs, list, current == t->task)
+		if (pkt_dev->running && pkt_dev->run.gated)
+			return true;
+	return false;
+}
+
+/* The gate opened at @mono (CLOCK_MONOTONIC) = @real (CLOCK_REALTIME). */
+static void pg_gate_open(struct pktgen_thread *t, ktime_t mono, u64 real)
+{
+	struct pktgen_dev *pkt_dev;
+	struct pktgen_run *r;
+
+	list_for_each_entry_rcu(pkt_dev, &t->devs, list, current == t->task) {
+		r = &pkt_dev->run;
+		if (!pkt_dev->running || !r->gated)
+			continue;
+		r->gated = false;
+		WRITE_ONCE(r->started_at, mono);
+		WRITE_ONCE(r->stopped_at, mono);
+		WRITE_ONCE(r->started_real_ns, real);
+		r->next_tx = mono;
+		pg_set_deadline(r);
+	}
+}
+
+/*
+ * Hold the thread's gated devices until CLOCK_REALTIME reaches gate_ns:
+ * an hrtimer on CLOCK_REALTIME up to start_spin_us before it, then a
+ * spin.  A realtime clock step while waiting moves the timer with the
+ * clock (clock_was_set() reprograms realtime timers): the run starts
+ * when the stepped clock reads the target, at once if it jumped past.
+ * Returns false, the gate still closed, when a request, kthread_stop()
+ * or the freezer wants the thread first; the thread comes back here.
+ */
+static bool pg_start_gate(struct pktgen_thread *t)
+{
+	ktime_t target = ns_to_ktime(t->gate_ns), wake, now;
+	u64 spin = min(READ_ONCE(pg_start_spin_us), PG_START_SPIN_MAX_US) * NSEC_PER_USEC;
+
+	if (!pg_thread_gated(t)) {	/* stopped or removed while waiting */
+		t->gate_ns = 0;
+		return true;
+	}
+	for (;;) {
+		now = ktime_get_real();
+		if (!ktime_before(now, target))
+			break;
+		if (READ_ONCE(t->control) || kthread_should_stop() || freezing(current))
+			return false;
+		if (ktime_to_ns(ktime_sub(target, now)) <= spin) {
+			cpu_relax();
+			continue;
+		}
+		wake = ktime_sub_ns(target, spin);
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!READ_ONCE(t->control) && !kthread_should_stop())
+			schedule_hrtimeout_range_clock(&wake, 0, HRTIMER_MODE_ABS,
+						       CLOCK_REALTIME);
+		__set_current_state(TASK_RUNNING);
+	}
+	pg_gate_open(t, ktime_get(), ktime_get_real_ns());
+	t->gate_ns = 0;
+	return true;
+}
+
 static void pg_start_injected(struct pktgen_dev *pkt_dev)
 {
 	bool pending;
@@ -685,6 +784,10 @@ static void pg_thread_control(struct pktgen_thread *t)
 		pg_thread_for_each(t, pg_clear_requested);
 	if (control & BIT(PG_CTL_RUN))
 		pg_thread_for_each(t, pg_start_device);
+	if (control & BIT(PG_CTL_RUN_AT)) {
+		t->gate_ns = READ_ONCE(t->pn->start_at_ns);
+		pg_thread_for_each(t, pg_start_gated);
+	}
 	if (control & BIT(PG_CTL_RUNDEV))
 		pg_thread_for_each(t, pg_start_injected);
 	if (control & BIT(PG_CTL_RENAME))
@@ -717,6 +820,10 @@ static int pg_thread_fn(void *arg)
 	while (!kthread_should_stop()) {
 		if (READ_ONCE(t->control))
 			pg_thread_control(t);
+		if (t->gate_ns && !pg_start_gate(t)) {
+			try_to_freeze();
+			continue;
+		}
 
 		pkt_dev = pg_next_device(t);
 		if (!pkt_dev) {
