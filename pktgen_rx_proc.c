@@ -295,6 +295,7 @@ static void pg_rx_show_script(struct seq_file *seq, const char *prefix,
 	pg_rx_show_kv(seq, prefix, "rate_bps", d->rate.bps);
 	pg_rx_show_kv(seq, prefix, "latency_samples", d->lat.count);
 	pg_rx_show_kv(seq, prefix, "latency_negative", d->lat_negative);
+	pg_rx_show_kv(seq, prefix, "latency_build_stamped", d->build_stamped);
 	pg_rx_show_kv(seq, prefix, "latency_min_ns", d->lat.min);
 	pg_rx_show_kv(seq, prefix, "latency_avg_ns", f.avg);
 	pg_rx_show_kv(seq, prefix, "latency_max_ns", d->lat.max);
@@ -348,8 +349,8 @@ static void pg_rx_show_stream_script(struct seq_file *seq, int i, const char *na
 
 #define PG_RX_HUMAN_HDR1 "%-3s %-36s %10s %12s %8s %9s %6s %5s %9s %10s\n"
 #define PG_RX_HUMAN_ROW1 "%-3s %-36s %10llu %12llu %8llu %9llu %6llu %5llu %9llu %6llu.%03llu\n"
-#define PG_RX_HUMAN_HDR2 "%-3s %9s %10s %10s %10s %10s %10s %10s %10s %10s %9s\n"
-#define PG_RX_HUMAN_ROW2 "%-3s %9llu %10llu %10llu %10llu %10llu %10llu %10llu %10llu %10llu %9llu\n"
+#define PG_RX_HUMAN_HDR2 "%-3s %9s %10s %10s %10s %10s %10s %10s %10s %10s %9s %9s\n"
+#define PG_RX_HUMAN_ROW2 "%-3s %9llu %10llu %10llu %10llu %10llu %10llu %10llu %10llu %10llu %9llu %9llu\n"
 #define PG_RX_HUMAN_HDR3 "%-3s %9s %10s %10s %10s %10s\n"
 #define PG_RX_HUMAN_ROW3 "%-3s %9llu %10llu %10llu %10llu %10llu\n"
 
@@ -365,7 +366,7 @@ static void pg_rx_human_row2(struct seq_file *seq, const char *tag, const struct
 			     const struct pg_rx_figures *f)
 {
 	seq_printf(seq, PG_RX_HUMAN_ROW2, tag, d->lat.count, d->lat.min, f->avg, d->lat.max,
-		   f->stddev, f->p50, f->p90, f->p99, f->p999, d->jitter_ns);
+		   f->stddev, f->p50, f->p90, f->p99, f->p999, d->jitter_ns, d->build_stamped);
 }
 
 static void pg_rx_human_row3(struct seq_file *seq, const char *tag, const struct pg_rx_sum *d,
@@ -435,7 +436,7 @@ static void pg_rx_show_pass(struct seq_file *seq, struct pg_rx_net *rxn, struct 
 			   "lost", "reordered", "dups", "late", "pps", "Mb/s");
 	if (pass == PG_RX_LATENCY)
 		seq_printf(seq, "Latency (ns):\n" PG_RX_HUMAN_HDR2, "#", "samples", "min", "avg",
-			   "max", "stddev", "p50", "p90", "p99", "p99.9", "jitter");
+			   "max", "stddev", "p50", "p90", "p99", "p99.9", "jitter", "built");
 	if (pass == PG_RX_GAPS)
 		seq_printf(seq, "Inter-arrival (ns):\n" PG_RX_HUMAN_HDR3, "#", "samples", "min",
 			   "avg", "max", "stddev");
