@@ -69,10 +69,12 @@ setup() {
 }
 
 # qdisc KIND ARGS...: the root qdisc of sa, new (its counters at 0)
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 qdisc() {
 	tc -n "$TX" qdisc del dev sa root 2>/dev/null
 	tc -n "$TX" qdisc add dev sa root "$@"
 }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 qdisc_empty() { ! tc -n "$TX" -s qdisc show dev sa | grep -q 'backlog [1-9]'; }
 
 # run_case NAME CMD...: rx_reset, pktgen's CMDs on $PGDEV, a run captured
@@ -96,6 +98,7 @@ run_case() {
 # (fresh/held K: K copies per sequence number, and pgrx's
 # latency_build_stamped, which must equal the copies that repeat the
 # stamp of the frame before).
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 wire() { /usr/bin/python3 - "$LIB" "$TMP/$1.pcap" "$2" "${3:-0}" "$(rx_val latency_build_stamped)" <<'EOF'
 import sys
 sys.path.insert(0, sys.argv[1])
@@ -204,6 +207,7 @@ check "tbf: latency_max >= 80% of backlog / rate ($EXP ns)" \
 	rx_between latency_max_ns $((EXP * 8 / 10)) 99999999999
 
 # 3. a UDP checksum computed in software stays right under the late stamp
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "udpcsum: tx checksumming off on sa, no qdisc" eval \
 	'ip netns exec "$TX" ethtool -K sa tx off >/dev/null && qdisc pfifo'
 run_case udpcsum "count 50" "ratep 1000" "flag UDPCSUM"
@@ -214,6 +218,7 @@ in_ns "$TX" pg_write sa "flag !UDPCSUM"
 # 4. clone_skb copies, each out of netem before the next: fresh stamps
 check "clones fresh: netem delay 2ms" qdisc netem delay 2ms limit 10000
 PGDEV=d0
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "clones fresh: pktgen on d0, queue_xmit, NS_TIMESTAMP" eval \
 	'tx_setup "$TX" d0 && tx_set "$TX" d0 "pkt_size $SIZE" "dst 10.96.0.2" \
 		"dst_mac $(mac_of "$RX" sb)" "xmit_mode queue_xmit" "flag NS_TIMESTAMP"'
@@ -238,10 +243,13 @@ tx_setup "$TX" dz && tx_set "$TX" dz "pkt_size 200" "dst 10.96.1.2" "flag NS_TIM
 	"count 0" "duration 15s"
 timeout -s INT 60 ip netns exec "$TX" sh -c 'echo start > /proc/net/pktgen/pgctrl' &
 RUN=$!
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 slowwait 10 eval 'in_ns "$TX" pg_read dz | grep -q "pkts-sofar: [1-9]"'
 check "churn: 66 writes while dz runs" churn
 wait "$RUN"
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "churn: the run ended with Result OK" eval 'in_ns "$TX" pg_result dz | grep -q "^OK:"'
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "churn: no warning or oops in the kernel log" eval \
 	'! dmesg | grep -E "WARNING:|BUG:|Oops|refcount_t|skb_over_panic|general protection"'
 
