@@ -8,12 +8,14 @@
 # (latency_build_stamped).  Checked in pgrx and in the captured bytes:
 #
 # - netem delay 20 ms on the sender's veth: latency min >= 20 ms and
-#   p50 within 10 ms above it (the stated error: TCG's own delay); every
-#   frame's extension flags SENT (1).
+#   p50 above it by no more than the stated error: 10 ms or twice the
+#   path's own median without netem (measured first), whichever is
+#   larger (a loaded TCG host delays the receive path); every frame's
+#   extension flags SENT (1).
 # - tbf at 1 Mbit/s, 200 frames unpaced: the last frame waits for the
 #   backlog to drain, so the largest latency is the smallest plus the
 #   receiver's span of arrivals (the rate the bucket really drained at,
-#   within 10% + 10 ms), and no less than 80% of the nominal
+#   within 10% + 10 ms, less the time the sender took to send them), and no less than 80% of the nominal
 #   (200 x len - burst) x 8 / rate (a TCG host under load drains later,
 #   never sooner).
 # - UDPCSUM computed in software (tx off): the checksum stays right over
@@ -45,6 +47,10 @@
 #   |   egress mirred redirect to sa   |      |                     |
 #   | dummy "dz" (the mid-run changes) |      |                     |
 #   +----------------------------------+      +---------------------+
+#
+# Seven captures (tcpdump starts slowly under TCG): over the default limit
+# on a loaded host.
+# test-timeout: 1200
 
 . "$(dirname "$0")/lib/lib.sh"
 . "$(dirname "$0")/lib/rx-lib.sh"
@@ -179,15 +185,21 @@ if ! netem_available; then
 	ktap_finish
 fi
 
-rx_begin 24
+rx_begin 25
 
 # 1. netem delay 20 ms: latency is netem's delay
+check "baseline: pfifo on sa" qdisc pfifo
+run_case base "count 200" "ratep 500"
+BASE=$(rx_val latency_p50_ns)
+ERR=$((2 * ${BASE:-0}))
+[ "$ERR" -lt 10000000 ] && ERR=10000000
 check "netem: tc qdisc add dev sa root netem delay 20ms" qdisc netem delay 20ms limit 10000
 run_case netem "count 200" "ratep 500"
 check "netem: 200 received, 200 latency samples, none build-stamped" \
 	rx_expect rx_packets 200 latency_samples 200 latency_build_stamped 0
 check "netem: latency_min >= 20 ms" rx_between latency_min_ns 20000000 99999999999
-check "netem: latency_p50 in 20..30 ms" rx_between latency_p50_ns 20000000 29999999
+check "netem: latency_p50 in 20 ms .. 20 ms + $ERR ns (baseline p50 $BASE ns)" \
+	rx_between latency_p50_ns 20000000 $((20000000 + ERR))
 check "netem: on the wire, every frame's flags SENT" wire netem sent
 
 # 2. tbf: the latency is the queue the bucket drains
@@ -200,8 +212,11 @@ check "tbf: $N received, none build-stamped" \
 	rx_expect rx_packets "$N" latency_build_stamped 0
 SPAN=$(( $(rx_val gap_avg_ns) * $(rx_val gap_samples) ))
 LMIN=$(rx_val latency_min_ns)
+# the sender's own run (Result "OK: <usec>(..."): its frames left over that long
+SEND=$(in_ns "$TX" pg_result sa | sed -n 's/^OK: \([0-9]*\)(.*/\1/p')
+SEND=$(( ${SEND:-0} * 1000 ))
 check "tbf: latency_max = latency_min + arrival span ($SPAN ns), within 10% + 10 ms" \
-	rx_between latency_max_ns $((LMIN + SPAN * 9 / 10 - 10000000)) \
+	rx_between latency_max_ns $((LMIN + SPAN * 9 / 10 - 10000000 - SEND)) \
 		$((LMIN + SPAN * 11 / 10 + 10000000))
 check "tbf: latency_max >= 80% of backlog / rate ($EXP ns)" \
 	rx_between latency_max_ns $((EXP * 8 / 10)) 99999999999
