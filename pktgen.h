@@ -70,8 +70,18 @@ struct pktgen_hdr_ext {
 	__be32 magic;		/* PG_EXT_MAGIC */
 	__be32 stream;		/* random per pktgen device */
 	__be32 tv_nsec;		/* same instant as tv_sec / tv_usec */
-	__be32 reserved;	/* 0 */
+	__be32 flags;		/* PG_EXT_F_*: how the stamp was taken */
 };
+
+/*
+ * The extension's flags (0 from a sender that stamps at build time):
+ * SENT, the stamp was written as this packet was handed to the driver
+ * or the stack; COPIES, the bytes went out as several copies of one skb,
+ * and a copy whose data someone else still held carries the stamp an
+ * earlier copy was given (the receiver sees the same stamp twice).
+ */
+#define PG_EXT_F_SENT		0x1
+#define PG_EXT_F_COPIES		0x2
 
 #define PG_MAX_MPLS		16
 #define PG_IP_OPT_MAX		40	/* IPv4 options, bytes */
@@ -260,6 +270,12 @@ struct pktgen_run {
 	unsigned int mpls_off;
 	unsigned int l3_len;		/* 20 or 40 */
 	unsigned int min_data;		/* UDP payload never shorter */
+	unsigned int pgh_off;		/* the pktgen header in the frame */
+	/*
+	 * The stamp is written as each copy is handed over (pg_stamp_skb()),
+	 * not at build: a stamp asked for, and no ESP over it.
+	 */
+	bool stamp_late;
 	u64 imix_weight_sum;
 	struct pktgen_flow *flows;	/* cfg.flows entries */
 	u32 nr_flows;			/* size of @flows */

@@ -20,6 +20,7 @@
 #include <linux/timekeeping.h>
 #include <linux/udp.h>
 #include <net/addrconf.h>
+#include <net/checksum.h>
 #include <net/if_inet6.h>
 #include <net/ip.h>
 #include <net/ip6_checksum.h>
@@ -225,6 +226,7 @@ static void pg_build_template(struct pktgen_run *r)
 	p = pg_put_l2(r, r->tmpl + ETH_HLEN, &eth->h_proto);
 	r->l2_len = p - r->tmpl;
 	r->l3_len = pg_l3_len(cfg);
+	r->pgh_off = r->l2_len + r->l3_len + sizeof(struct udphdr);
 	pg_put_l3(cfg, p);
 	/* UDP: ports, length and checksum are written per packet */
 }
@@ -318,6 +320,9 @@ int pg_build_prepare(struct pktgen_run *r, struct net_device *odev)
 	for (i = 0; i < cfg->nr_imix; i++)
 		r->imix_weight_sum += cfg->imix[i].weight;
 
+	/* ESP encrypts the stamp with the payload: it is taken before */
+	r->stamp_late = !(cfg->flags & PG_F(NO_TIMESTAMP)) && !pg_ipsec_on(r);
+
 	pg_build_template(r);
 	if (pg_alloc_flows(r) || pg_alloc_frag_page(r)) {
 		pg_build_release(r);
@@ -330,13 +335,19 @@ int pg_build_prepare(struct pktgen_run *r, struct net_device *odev)
 
 /* ---- the packet ----------------------------------------------------------------- */
 
+/*
+ * The pktgen header as built.  Its stamp is taken here only where it
+ * cannot be taken as the packet is handed over (!r->stamp_late); else
+ * it stays 0 until pg_stamp_skb(), and a copy never stamped there goes
+ * out without one (the receiver takes no sample of it).
+ */
 static void pg_fill_pktgen_hdr(void *p, const struct pktgen_run *r)
 {
 	struct pktgen_hdr *pgh = p;
 	struct pktgen_hdr_ext *ext;
 	struct timespec64 ts = {};
 
-	if (!(r->cfg.flags & PG_F(NO_TIMESTAMP)))
+	if (!(r->cfg.flags & PG_F(NO_TIMESTAMP)) && !r->stamp_late)
 		ktime_get_real_ts64(&ts);
 	pgh->magic = htonl(PG_MAGIC);
 	pgh->seq = htonl(r->seq_num);
@@ -348,7 +359,45 @@ static void pg_fill_pktgen_hdr(void *p, const struct pktgen_run *r)
 	ext->magic = htonl(PG_EXT_MAGIC);
 	ext->stream = htonl(r->stream);
 	ext->tv_nsec = htonl(ts.tv_nsec);
-	ext->reserved = 0;
+	ext->flags = 0;
+}
+
+/* Replace @*field by @val, keeping a software UDP checksum over it true. */
+static void pg_stamp_word(__be32 *field, __be32 val, __sum16 *check)
+{
+	if (check)
+		csum_replace4(check, *field, val);
+	*field = val;
+}
+
+/*
+ * The send-time stamp of the copy of @skb handed over now, with the
+ * extension's @flags (PG_EXT_F_*): r->stamp_late runs only.  The caller
+ * has made sure that nobody else holds @skb's data (no reference, no
+ * clone, no driver or DMA still reading it): this writes it.  skb->data
+ * is at the frame's start, and the pktgen header in the linear part.
+ */
+void pg_stamp_skb(const struct pktgen_run *r, struct sk_buff *skb, u32 flags)
+{
+	struct udphdr *uh = (struct udphdr *)(skb->data + r->pgh_off - sizeof(*uh));
+	struct pktgen_hdr *pgh = (struct pktgen_hdr *)(uh + 1);
+	struct pktgen_hdr_ext *ext = (struct pktgen_hdr_ext *)(pgh + 1);
+	__sum16 *check = NULL;
+	struct timespec64 ts;
+
+	/* a sum the device completes (CHECKSUM_PARTIAL) does not cover data yet */
+	if ((r->cfg.flags & PG_F(UDPCSUM)) && skb->ip_summed != CHECKSUM_PARTIAL)
+		check = &uh->check;
+	ktime_get_real_ts64(&ts);
+	pg_stamp_word(&pgh->tv_sec, htonl((u32)ts.tv_sec), check);
+	pg_stamp_word(&pgh->tv_usec, htonl(ts.tv_nsec / NSEC_PER_USEC), check);
+	if (r->cfg.flags & PG_F(NS_TIMESTAMP)) {
+		pg_stamp_word(&ext->tv_nsec, htonl(ts.tv_nsec), check);
+		pg_stamp_word(&ext->flags, htonl(flags), check);
+	}
+	/* UDP sends a computed 0 as all ones: 0 means "no checksum" */
+	if (check && !*check)
+		*check = CSUM_MANGLED_0;
 }
 
 static void pg_fill_l3(const struct pktgen_run *r, u8 *p, unsigned int l4_len)

@@ -39,7 +39,7 @@ struct pg_rx_wire_hdr {
 	__be32 ext_magic;
 	__be32 ext_id;
 	__be32 ext_nsec;
-	__be32 ext_zero;
+	__be32 ext_flags;	/* PG_EXT_F_* */
 };
 
 /* Skip up to two VLAN tags left in the data; *off moves past them. */
@@ -105,6 +105,8 @@ static void pg_rx_read_hdr(const struct pg_rx_wire_hdr *h, bool ext, struct pg_r
 		p->key.id = ntohl(h->ext_id);
 		p->tv_nsec = ntohl(h->ext_nsec);
 		p->malformed |= p->tv_nsec >= NSEC_PER_SEC;
+		p->stamp_sent = h->ext_flags & htonl(PG_EXT_F_SENT);
+		p->stamp_copies = h->ext_flags & htonl(PG_EXT_F_COPIES);
 	}
 	/* a garbled stamp gives no latency sample rather than a wild one */
 	if (p->malformed)
@@ -139,6 +141,8 @@ static bool pg_rx_parse(const struct sk_buff *skb, struct pg_rx_pkt *p)
 	ext = ext && h->ext_magic == htonl(PG_RX_EXT_MAGIC);
 
 	memset(&p->key, 0, sizeof(p->key));
+	p->stamp_sent = false;
+	p->stamp_copies = false;
 	pg_rx_read_hdr(h, ext, p);
 	if (!ext) {
 		p->key.ifindex = skb->skb_iif ?: skb->dev->ifindex;

@@ -348,43 +348,50 @@ struct pg_rx_kv {
 	u64 v;
 };
 
-#define PG_RX_NKV	27
+#define PG_RX_NKV	28
 
 /* The stable names (Documentation/receiver.rst, "Output"), in their order. */
 static void pg_rx_kvs(const struct pg_rx_sum *d, struct pg_rx_kv *kv)
 {
 	struct pg_rx_figures f;
-	unsigned int n = 0;
 
 	pg_rx_figures(d, &f);
-	kv[n++] = (struct pg_rx_kv){ "rx_packets", d->packets };
-	kv[n++] = (struct pg_rx_kv){ "rx_bytes", d->bytes };
-	kv[n++] = (struct pg_rx_kv){ "lost", d->lost };
-	kv[n++] = (struct pg_rx_kv){ "reordered", d->reordered };
-	kv[n++] = (struct pg_rx_kv){ "reordered_ratio_ppm", f.reordered_ppm };
-	kv[n++] = (struct pg_rx_kv){ "duplicates", d->duplicates };
-	kv[n++] = (struct pg_rx_kv){ "late", d->late };
-	kv[n++] = (struct pg_rx_kv){ "restarts", d->restarts };
-	kv[n++] = (struct pg_rx_kv){ "malformed", d->malformed };
-	kv[n++] = (struct pg_rx_kv){ "rate_pps", d->rate.pps };
-	kv[n++] = (struct pg_rx_kv){ "rate_bps", d->rate.bps };
-	kv[n++] = (struct pg_rx_kv){ "latency_samples", d->lat.count };
-	kv[n++] = (struct pg_rx_kv){ "latency_negative", d->lat_negative };
-	kv[n++] = (struct pg_rx_kv){ "latency_min_ns", d->lat.min };
-	kv[n++] = (struct pg_rx_kv){ "latency_avg_ns", f.avg };
-	kv[n++] = (struct pg_rx_kv){ "latency_max_ns", d->lat.max };
-	kv[n++] = (struct pg_rx_kv){ "latency_stddev_ns", f.stddev };
-	kv[n++] = (struct pg_rx_kv){ "latency_p50_ns", f.p50 };
-	kv[n++] = (struct pg_rx_kv){ "latency_p90_ns", f.p90 };
-	kv[n++] = (struct pg_rx_kv){ "latency_p99_ns", f.p99 };
-	kv[n++] = (struct pg_rx_kv){ "latency_p999_ns", f.p999 };
-	kv[n++] = (struct pg_rx_kv){ "jitter_ns", d->jitter_ns };
-	kv[n++] = (struct pg_rx_kv){ "gap_samples", d->gap.count };
-	kv[n++] = (struct pg_rx_kv){ "gap_min_ns", d->gap.min };
-	kv[n++] = (struct pg_rx_kv){ "gap_avg_ns", f.gap_avg };
-	kv[n++] = (struct pg_rx_kv){ "gap_max_ns", d->gap.max };
-	kv[n++] = (struct pg_rx_kv){ "gap_stddev_ns", f.gap_stddev };
-	BUILD_BUG_ON(PG_RX_NKV != 27);
+	{
+		/* one list: its length is checked against the arrays at build time */
+		const struct pg_rx_kv all[] = {
+			{ "rx_packets", d->packets },
+			{ "rx_bytes", d->bytes },
+			{ "lost", d->lost },
+			{ "reordered", d->reordered },
+			{ "reordered_ratio_ppm", f.reordered_ppm },
+			{ "duplicates", d->duplicates },
+			{ "late", d->late },
+			{ "restarts", d->restarts },
+			{ "malformed", d->malformed },
+			{ "rate_pps", d->rate.pps },
+			{ "rate_bps", d->rate.bps },
+			{ "latency_samples", d->lat.count },
+			{ "latency_negative", d->lat_negative },
+			{ "latency_build_stamped", d->build_stamped },
+			{ "latency_min_ns", d->lat.min },
+			{ "latency_avg_ns", f.avg },
+			{ "latency_max_ns", d->lat.max },
+			{ "latency_stddev_ns", f.stddev },
+			{ "latency_p50_ns", f.p50 },
+			{ "latency_p90_ns", f.p90 },
+			{ "latency_p99_ns", f.p99 },
+			{ "latency_p999_ns", f.p999 },
+			{ "jitter_ns", d->jitter_ns },
+			{ "gap_samples", d->gap.count },
+			{ "gap_min_ns", d->gap.min },
+			{ "gap_avg_ns", f.gap_avg },
+			{ "gap_max_ns", d->gap.max },
+			{ "gap_stddev_ns", f.gap_stddev },
+		};
+
+		BUILD_BUG_ON(ARRAY_SIZE(all) != PG_RX_NKV);
+		memcpy(kv, all, sizeof(all));
+	}
 }
 
 struct pg_rx_snap_stream {
@@ -477,8 +484,8 @@ static void pg_rx_show_stream_script(struct seq_file *seq, struct pg_rx_snap *b,
 
 #define PG_RX_HUMAN_HDR1 "%-3s %-36s %10s %12s %8s %9s %6s %5s %9s %10s\n"
 #define PG_RX_HUMAN_ROW1 "%-3s %-36s %10llu %12llu %8llu %9llu %6llu %5llu %9llu %6llu.%03llu\n"
-#define PG_RX_HUMAN_HDR2 "%-3s %9s %10s %10s %10s %10s %10s %10s %10s %10s %9s\n"
-#define PG_RX_HUMAN_ROW2 "%-3s %9llu %10llu %10llu %10llu %10llu %10llu %10llu %10llu %10llu %9llu\n"
+#define PG_RX_HUMAN_HDR2 "%-3s %9s %10s %10s %10s %10s %10s %10s %10s %10s %9s %9s\n"
+#define PG_RX_HUMAN_ROW2 "%-3s %9llu %10llu %10llu %10llu %10llu %10llu %10llu %10llu %10llu %9llu %9llu\n"
 #define PG_RX_HUMAN_HDR3 "%-3s %9s %10s %10s %10s %10s\n"
 #define PG_RX_HUMAN_ROW3 "%-3s %9llu %10llu %10llu %10llu %10llu\n"
 
@@ -494,7 +501,7 @@ static void pg_rx_human_row2(struct seq_file *seq, const char *tag, const struct
 			     const struct pg_rx_figures *f)
 {
 	seq_printf(seq, PG_RX_HUMAN_ROW2, tag, d->lat.count, d->lat.min, f->avg, d->lat.max,
-		   f->stddev, f->p50, f->p90, f->p99, f->p999, d->jitter_ns);
+		   f->stddev, f->p50, f->p90, f->p99, f->p999, d->jitter_ns, d->build_stamped);
 }
 
 static void pg_rx_human_row3(struct seq_file *seq, const char *tag, const struct pg_rx_sum *d,
@@ -550,7 +557,7 @@ static void pg_rx_show_pass(struct seq_file *seq, struct pg_rx_snap *b, enum pg_
 			   "lost", "reordered", "dups", "late", "pps", "Mb/s");
 	if (pass == PG_RX_LATENCY)
 		seq_printf(seq, "Latency (ns):\n" PG_RX_HUMAN_HDR2, "#", "samples", "min", "avg",
-			   "max", "stddev", "p50", "p90", "p99", "p99.9", "jitter");
+			   "max", "stddev", "p50", "p90", "p99", "p99.9", "jitter", "built");
 	if (pass == PG_RX_GAPS)
 		seq_printf(seq, "Inter-arrival (ns):\n" PG_RX_HUMAN_HDR3, "#", "samples", "min",
 			   "avg", "max", "stddev");

@@ -103,6 +103,23 @@ out:
 /* ---- packet path: counting -------------------------------------------------- */
 
 /*
+ * A sample whose stamp was not written as its packet was sent: the
+ * sender stamped at build (not stamp_sent: an ESP run, or a sender
+ * that predates the flags), or the packet is a copy that went out with
+ * an earlier copy's stamp (stamp_copies, the stamp the stream saw
+ * last).  @s->lock held.
+ */
+static void pg_rx_count_stamp(struct pg_rx_stream *s, const struct pg_rx_pkt *p)
+{
+	u64 stamp = (u64)p->tv_sec << 32 | p->tv_nsec;
+
+	if (!p->stamp_sent || (p->stamp_copies && stamp == s->copy_stamp))
+		s->build_stamped++;
+	if (p->stamp_copies)
+		s->copy_stamp = stamp;
+}
+
+/*
  * Latency needs CLOCK_REALTIME (what the sender stamps); gaps and rate
  * take the monotonic clock under the stream's lock, so that it cannot
  * step and CPUs read it in the order in which they count.  Counter mode
@@ -134,6 +151,8 @@ void pg_rx_count(struct pg_rx_stream *s, const struct pg_rx_pkt *p, int mode)
 	if (in.timed)
 		in.mono_ns = ktime_get_ns();
 	bucket = pg_rxs_count(&s->seq, &s->time, &in);
+	if (in.timed && in.stamped && s->key.has_id)
+		pg_rx_count_stamp(s, p);
 	/* pairs with smp_store_release() in pg_rx_table_sampling() */
 	ring = smp_load_acquire(&s->ring);
 	if (ring && in.timed && in.stamped && !in.malformed &&
@@ -247,6 +266,7 @@ void pg_rx_sum_stream(struct pg_rx_stream *s, struct pg_rx_sum *d)
 	d->wild = q->wild;
 	d->jitter_ns = pg_rxs_jitter_ns(&s->time);
 	d->lat_negative = s->time.lat_negative;
+	d->build_stamped = s->build_stamped;
 	d->lat = s->time.lat;
 	pg_rxs_gaps(&s->time, &d->gap);
 	pg_rxs_rate(&s->time, &d->rate);
@@ -272,6 +292,7 @@ void pg_rx_sum_add(struct pg_rx_sum *tot, const struct pg_rx_sum *s)
 	tot->malformed += s->malformed;
 	tot->wild += s->wild;
 	tot->lat_negative += s->lat_negative;
+	tot->build_stamped += s->build_stamped;
 	tot->jitter_ns = max(tot->jitter_ns, s->jitter_ns);
 	tot->rate.pps += s->rate.pps;
 	tot->rate.bps += s->rate.bps;

@@ -52,6 +52,9 @@ struct pg_rx_stream {
 	spinlock_t lock ____cacheline_aligned_in_smp;
 	struct pg_rxs_seq seq;
 	struct pg_rxs_time time;
+	/* samples whose stamp is not their send's, and the last copy's stamp */
+	u64 build_stamped;
+	u64 copy_stamp;
 };
 
 struct pg_rx_table {
@@ -71,6 +74,8 @@ struct pg_rx_pkt {
 	u32 tv_nsec;			/* from tv_usec, or from the extension */
 	bool stamped;
 	bool malformed;			/* stamp out of range */
+	bool stamp_sent;		/* extension: stamped as sent (PG_EXT_F_SENT) */
+	bool stamp_copies;		/* ... one of copies (PG_EXT_F_COPIES) */
 	unsigned int frame_len;		/* Ethernet frame, FCS excluded */
 };
 
@@ -80,6 +85,7 @@ struct pg_rx_sum {
 	u64 lost, reordered, duplicates, late, restarts, malformed, jitter_ns;
 	u64 wild;			/* of malformed: numbers not tracked */
 	u64 lat_negative;
+	u64 build_stamped;		/* latency from a stamp not its send's */
 	struct pg_rxs_moments lat, gap;
 	struct pg_rxs_rate rate;
 	u32 first_seq, last_seq;

@@ -303,6 +303,36 @@ static struct sk_buff *pg_give_skb(struct pktgen_run *r)
 }
 
 /*
+ * Whether @skb's data is provably ours alone, @refs being the references
+ * we hold: no other reference (a driver's ring, a qdisc, DMA not yet
+ * completed) and no clone of its data.  Those who held it let go of it
+ * by dropping their references, after their last read; reading the
+ * counts and then writing the data is ordered behind that by the control
+ * dependency, made explicit for loads too.
+ */
+static bool pg_data_ours(const struct sk_buff *skb, unsigned int refs)
+{
+	if (refcount_read(&skb->users) != refs ||
+	    atomic_read(&skb_shinfo(skb)->dataref) != 1)
+		return false;
+	smp_acquire__after_ctrl_dep();
+	return true;
+}
+
+/*
+ * The stamp of the copy about to go: written where the data is ours
+ * (@refs references held, pg_data_ours()), else left as an earlier copy
+ * or the build wrote it.  Every copy of a GIVE send is its own skb.
+ */
+static void pg_stamp_copy(const struct pktgen_run *r, struct sk_buff *skb,
+			  unsigned int refs, enum pg_send how)
+{
+	if (r->stamp_late && pg_data_ours(skb, refs))
+		pg_stamp_skb(r, skb, how == PG_SEND_GIVE ? PG_EXT_F_SENT :
+				     PG_EXT_F_SENT | PG_EXT_F_COPIES);
+}
+
+/*
  * Hand the skb to the driver @burst times under the queue lock (more than
  * once only when @how is PG_SEND_SHARE); the "more" hint is set on all
  * but the last.  Returns true when the skb was consumed (sent or
@@ -327,6 +357,8 @@ static bool pg_xmit_start(struct pktgen_run *r, struct net_device *odev,
 	else
 		left = 1;
 	do {
+		/* ours: 1 and, when shared, one for each copy still to go */
+		pg_stamp_copy(r, skb, shared ? 1 + left : 1, how);
 		ret = netdev_start_xmit(skb, odev, txq, --left > 0);
 		if (!dev_xmit_complete(ret)) {
 			/* BUSY: this attempt's reference was not taken */
@@ -358,11 +390,14 @@ out_unlock:
 }
 
 /*
- * The next copy to hand the stack: a clone of the skb kept (PG_SEND_CLONE)
- * or the skb itself (PG_SEND_GIVE).  NULL when no memory was free.
+ * The next copy to hand the stack, stamped: a clone of the skb kept
+ * (PG_SEND_CLONE) or the skb itself (PG_SEND_GIVE).  NULL when no memory
+ * was free.
  */
 static struct sk_buff *pg_stack_copy(struct pktgen_run *r, enum pg_send how)
 {
+	/* a clone's stamp is written into the data kept, while no clone holds it */
+	pg_stamp_copy(r, r->skb, 1, how);
 	if (how == PG_SEND_CLONE)
 		return skb_clone(r->skb, GFP_ATOMIC);
 	return pg_give_skb(r);

@@ -133,7 +133,7 @@ check "10 reads during a run: each one JSON object, packets never going back" ev
 	[ "$last" -gt 0 ]'
 # shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "pktgen-top --rx RX --json (in TX): the receive side, packets rising, p50 > 0" eval '
-	ip netns exec "$TX" "$PY" "$TOP" --rx "$RX" --json -d 1 -n 3 >"$D/top.jsonl" &&
+	ip netns exec "$TX" "$PY" "$TOP" --rx "$RX" --json --interval 1 --iterations 3 >"$D/top.jsonl" &&
 	"$PY" -c "
 import json, sys
 objs = [json.loads(l) for l in open(sys.argv[1])]

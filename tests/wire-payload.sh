@@ -79,8 +79,8 @@ def flows(rep, fr, r):
               None if set(dst) <= ok else "destinations %s" % sorted(set(dst)))
 
 def ns_ts(rep, fr, r):
-    rep.each("extension: magic be9be956, tv_nsec / 1000 = tv_usec, last word 0",
-             fr, lambda f: f["pktgen"]["ext"]["zero"] == 0 and
+    rep.each("extension: magic be9be956, tv_nsec / 1000 = tv_usec, flags SENT (1)",
+             fr, lambda f: f["pktgen"]["ext"]["zero"] == 1 and
              f["pktgen"]["ext"]["tv_nsec"] // 1000 == f["pktgen"]["tv_usec"] and
              f["pktgen"]["ext"]["tv_nsec"] < 10 ** 9 and f["pktgen"]["tv_sec"] > 0)
     ids = set(f["pktgen"]["ext"]["stream"] for f in fr if "ext" in f["pktgen"])
