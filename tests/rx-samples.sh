@@ -46,7 +46,7 @@ samples() { ip netns exec "$RX" cat /proc/net/pktgen/pgrx_samples >"$D/$1.csv"; 
 # shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 run() { rx_cmd "$RX" rx_reset && tx_set "$TX" veth0 "count $1" && tx_run "$TX"; }
 
-rx_begin 20
+rx_begin 21
 
 # 1. the command and the file
 # shellcheck disable=SC2034 # used where shellcheck cannot see it (eval, a sourced script, indirection)
