@@ -54,7 +54,7 @@ ktap_header
 ktap_plan 9
 ktap_setup setup
 
-check "exporter scraped: up == 1" slowwait 180 eval '[ "$(q "up{job=\"pktgen\"}")" = 1 ]'
+check "exporter scraped: up == 1" scraped
 ip netns exec "$TX" sh -c 'echo start > /proc/net/pktgen/pgctrl' &
 run=$!
 slowwait 60 eval 'v=$(q "sum(rate(pgrx_rx_packets_total[20s]))") && [ "${v%.*}" != 0 ]'

@@ -34,8 +34,7 @@ ktap_header
 ktap_plan 14
 ktap_setup setup
 
-check "exporter scraped: up == 1" slowwait 180 eval \
-	'[ "$(q "up{job=\"pktgen\"}")" = 1 ]'
+check "exporter scraped: up == 1" scraped
 tmp=$(lib_tmpdir)
 ip netns exec "$TX" sh -c 'echo start > /proc/net/pktgen/pgctrl' &
 run=$!

@@ -83,3 +83,15 @@ same() {
 	return 1
 }
 
+
+# scraped: Prometheus has scraped the exporter (up == 1) within 180 s;
+# else the exporter's log, a direct scrape and Prometheus's target state
+scraped() {
+	local tmp
+	slowwait 180 eval '[ "$(q "up{job=\"pktgen\"}" 2>/dev/null)" = 1 ]' && return 0
+	tmp=$(lib_tmpdir)
+	echo "exporter log:"; cat "$tmp/exporter.log"
+	echo "direct scrape:"; timeout 60 ip netns exec "$P" curl -s "$EXP/metrics" | head -5
+	echo "targets:"; timeout 60 ip netns exec "$P" curl -s "$PROM/api/v1/targets" | head -c 1500
+	return 1
+}
