@@ -39,6 +39,7 @@
 #define PG_CTRL_NAME		"pgctrl"
 #define PG_STATS_NAME		"pgstats"
 #define PG_RX_NAME		"pgrx"
+#define PG_RX_SAMPLES_NAME	"pgrx_samples"
 #define PG_THREAD_PREFIX	"kpktgend_"	/* kpktgend_<cpu> */
 
 #define PG_NAME_LEN		32	/* pktgen device name, 31 chars + NUL */

@@ -129,7 +129,7 @@ static int pg_ifname_of(const char *name, char *ifname)
 static bool pg_name_reserved(const char *name)
 {
 	static const char * const own[] = {
-		PG_CTRL_NAME, PG_STATS_NAME, PG_RX_NAME,
+		PG_CTRL_NAME, PG_STATS_NAME, PG_RX_NAME, PG_RX_SAMPLES_NAME,
 	};
 	int i;
 

@@ -6,8 +6,6 @@
 struct pg_rx_net;
 struct proc_dir_entry;
 
-#define PG_RX_SAMPLES_NAME	"pgrx_samples"
-
 struct proc_dir_entry *pg_rx_samples_create(struct pg_rx_net *rxn, struct proc_dir_entry *dir);
 
 #endif /* _PKTGEN_RX_SAMPLES_H */

@@ -744,7 +744,8 @@ static bool pg_start_gate(struct pktgen_thread *t)
 		}
 		wake = ktime_sub_ns(target, spin);
 		set_current_state(TASK_INTERRUPTIBLE);
-		if (!READ_ONCE(t->control) && !kthread_should_stop())
+		/* after the state: a request, a stop or freezing set since wakes us */
+		if (!READ_ONCE(t->control) && !kthread_should_stop() && !freezing(current))
 			schedule_hrtimeout_range_clock(&wake, 0, HRTIMER_MODE_ABS,
 						       CLOCK_REALTIME);
 		__set_current_state(TASK_RUNNING);

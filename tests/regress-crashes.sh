@@ -121,7 +121,7 @@ check "ethtool -K sg off under a queue_xmit run whose shared skb has frags: no c
 own_names_refused() {
 	local name bad=0
 	_PG_NS=$NS pg_write pgctrl reset
-	for name in pgctrl pgstats pgrx kpktgend_0 kpktgend_7; do
+	for name in pgctrl pgstats pgrx pgrx_samples kpktgend_0 kpktgend_7; do
 		dummy_create "$NS" "$name" || return 1
 		pg_refuses "$NS" kpktgend_0 "add_device $name" "$EEXIST" \
 			"^ERROR: can not add device $name: one of pktgen's own files" || bad=1
@@ -137,7 +137,7 @@ rename_to_own_names() {
 	local name files
 	_PG_NS=$NS pg_write pgctrl reset
 	pgs kpktgend_0 "add_device d0" "add_device d0@1" || return 1
-	for name in pgrx pgctrl kpktgend_1; do
+	for name in pgrx pgrx_samples pgctrl kpktgend_1; do
 		ip -n "$NS" link set d0 down && ip -n "$NS" link set d0 name "$name" || return 1
 		ip -n "$NS" link set "$name" name d0 && ip -n "$NS" link set d0 up || return 1
 	done
@@ -145,7 +145,7 @@ rename_to_own_names() {
 	ip -n "$NS" link set d0 down && ip -n "$NS" link set d0 name dd0 || return 1
 	files=$(ip netns exec "$NS" ls "$PG_PROC" | sort | tr '\n' ' ')
 	ip -n "$NS" link set dd0 name d0 && ip -n "$NS" link set d0 up || return 1
-	[ "$files" = "dd0 dd0@1 kpktgend_0 kpktgend_1 pgctrl pgrx pgstats " ] ||
+	[ "$files" = "dd0 dd0@1 kpktgend_0 kpktgend_1 pgctrl pgrx pgrx_samples pgstats " ] ||
 		{ echo "files after the renames: $files"; return 1; }
 	pgs d0 "count 10" || return 1
 }

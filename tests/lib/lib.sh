@@ -520,7 +520,7 @@ pg_is_ours() { [ "${PKTGEN_MODULE:-ours}" != stock ]; }
 pg_kthreads() { pgrep -c '^kpktgend_' || true; }
 # pg_own_files: the files of /proc/net/pktgen that only ours has, one a
 # line (the receiver, the key=value counters); none for the stock module.
-pg_own_files() { pg_is_ours && printf '%s\n' pgrx pgstats; return 0; }
+pg_own_files() { pg_is_ours && printf '%s\n' pgrx pgrx_samples pgstats; return 0; }
 
 pg_unload() {
 	[ -e /sys/module/pktgen/initstate ] || return 0
