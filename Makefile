@@ -109,7 +109,7 @@ DKMS_DIR = $(DKMS_SRC)/pktgen-$(PKTGEN_VERSION)
 NOSIGN = $(if $(wildcard $(KDIR)/certs/signing_key.pem),,CONFIG_MODULE_SIG_ALL=)
 
 PREFIX ?= /usr/local
-TOOLS := ipodump pgstats pktgen-exporter pktgen-rfc2544 pktgen-sweep pktgen-top
+TOOLS := ipodump pgrx-hist pgrx-plot pgstats pktgen-exporter pktgen-rfc2544 pktgen-sweep pktgen-top
 # the exporter's unit (make install-tools; @BINDIR@ becomes $(PREFIX)/bin)
 UNITDIR = $(DESTDIR)$(PREFIX)/lib/systemd/system
 TOOL_LIBS := pgplot.py pgproc.py rfc2544.py

@@ -83,20 +83,20 @@ check "pgrx-hist --percentiles --check: p50/p90/p99/p99.9 from the buckets = pgr
 	"$PY" "$HIST" --percentiles --check "$D/run.json"
 # shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "pgrx-hist on the live file (in RX): same as on the saved one" eval '
-	ip netns exec "$RX" "$PY" "$HIST" --csv >"$D/live.csv" &&
-	"$PY" "$HIST" --csv "$D/run.json" | cmp - "$D/live.csv"'
+	ip netns exec "$RX" "$PY" "$HIST" --csv "$D/live.csv" &&
+	"$PY" "$HIST" --csv - "$D/run.json" | cmp - "$D/live.csv"'
 
 # 3. pgrx-hist's formats
 # shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "CSV: header, lo<hi, cumulative to latency_samples" eval '
-	"$PY" "$HIST" --csv "$D/run.json" >"$D/run.csv" &&
+	"$PY" "$HIST" --csv "$D/run.csv" "$D/run.json" &&
 	head -n 1 "$D/run.csv" | grep -qx "lo_ns,hi_ns,count,cumulative" &&
 	awk -F, -v n="$(jkey run total.latency_samples)" "
 		NR > 1 { if (\$1 >= \$2 || \$3 <= 0 || \$4 != c + \$3) bad = 1; c = \$4 }
 		END { exit bad || c != n }" "$D/run.csv"'
 # shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check ".hgrm: header, rising rows, 1.0 at the max, the footer" eval '
-	"$PY" "$HIST" --unit ns "$D/run.json" >"$D/run.hgrm" &&
+	"$PY" "$HIST" --unit ns --hgrm "$D/run.hgrm" "$D/run.json" &&
 	head -n 1 "$D/run.hgrm" | grep -qE "^ +Value +Percentile +TotalCount 1/\(1-Percentile\)$" &&
 	max=$(jkey run total.latency_max_ns) n=$(jkey run total.latency_samples) &&
 	grep -qE "^ *$max\.000 +1\.000000 +$n +inf$" "$D/run.hgrm" &&
@@ -112,8 +112,8 @@ check ".hgrm rows at 0.5 and 0.9 are pgrx's p50 and p90" eval '
 		grep -qE "^ *$v\.000 +${p#*:} " "$D/run.hgrm" || { echo "p${p%%:*}=$v"; exit 1; }
 	done'
 # shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
-check "pgrx-hist on a script view: exit 2" eval \
-	'"$PY" "$HIST" "$D/run.txt"; [ $? = 2 ]'
+check "pgrx-hist on a script view: exit 5 (not the JSON view)" eval \
+	'"$PY" "$HIST" "$D/run.txt"; [ $? = 5 ]'
 
 # 4. reads during a run parse
 tx_set "$TX" veth0 "count 0" "ratep 5000" >/dev/null

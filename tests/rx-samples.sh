@@ -120,12 +120,12 @@ wait "$TXPID" 2>/dev/null
 # 6. the plot
 # shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "pgrx-plot: a PNG of latency over time" eval '
-	"$PY" "$PLOT" -o "$D/plot.png" "$D/rnd.csv" &&
+	"$PY" "$PLOT" --png "$D/plot.png" "$D/rnd.csv" &&
 	[ "$(head -c 8 "$D/plot.png" | od -An -tx1 | tr -d " ")" = 89504e470d0a1a0a ] &&
 	[ "$(stat -c %s "$D/plot.png")" -gt 5000 ]'
 # shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
-check "pgrx-plot on an empty file: exit 2" eval \
-	'"$PY" "$PLOT" -o "$D/none.png" "$D/off.csv"; [ $? = 2 ]'
+check "pgrx-plot on a file without samples: exit 5" eval \
+	'"$PY" "$PLOT" --png "$D/none.png" "$D/off.csv"; [ $? = 5 ]'
 
 # 7. the namespace goes with pgrx_samples open and half read
 # shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to

@@ -17,7 +17,7 @@ REPO=$(cd "$(dirname "$0")/../.." && pwd)
 . "$REPO/tests/lib/lib.sh"
 
 T=$(lib_tmpdir)
-TOOLS="ipodump pgstats pktgen-exporter pktgen-rfc2544 pktgen-sweep pktgen-top"
+TOOLS="ipodump pgrx-hist pgrx-plot pgstats pktgen-exporter pktgen-rfc2544 pktgen-sweep pktgen-top"
 KV=6.0.0-pgtest		# a release no kernel has: an empty module tree
 # shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 mk() { make -s --no-print-directory -C "$1" "${@:2}"; }
@@ -54,7 +54,7 @@ tools_installed() {
 			grep -q "^EXIT STATUS" || { echo "man $t: no page or no EXIT STATUS"; return 1; }
 	done
 	# each runs from its link, finding its helper modules beside it
-	for t in pgstats pktgen-exporter pktgen-rfc2544 pktgen-sweep pktgen-top; do
+	for t in pgrx-hist pgrx-plot pgstats pktgen-exporter pktgen-rfc2544 pktgen-sweep pktgen-top; do
 		"$T/root/usr/bin/$t" --help >/dev/null || { echo "$t --help failed"; return 1; }
 	done
 }

@@ -58,7 +58,7 @@ printf '{"title": "t", "results": [{"test": "throughput-ndr", "frame_size": 64, 
 echo 'not,a,sweep' >"$T/bad.csv"
 NOPROC='^[a-z0-9-]+: no .*/no-pktgen: load the module'
 
-ktap_plan 30
+ktap_plan 40
 # no module: exit 4, nothing on stdout (no CSV header)
 check "pktgen-sweep without the module: exit 4, one line" \
 	expect 4 "^pktgen-sweep: no .*no-pktgen" pktgen-sweep -i lo -n 10
@@ -118,6 +118,29 @@ else
 	ktap_skip "ipodump without pf_ipoption: exit 1, one line" "pf_ipoption is loaded, or not root"
 	ktap_skip "ipodump --nfqueue without the classifier: exit 1" "pf_ipoption is loaded, or not root"
 fi
+# pgrx-hist and pgrx-plot (the receiver's histogram and samples)
+printf 'stream,name,sample,rx_ns,seq,latency_ns\n%s\n%s\n' 0,id-1,0,1000,1,500 \
+	0,id-1,1,2000000,2,700 >"$T/samples.csv"
+head -n 1 "$T/samples.csv" >"$T/nosamples.csv"
+printf '{"version": 1, "total": {"latency_samples": 3, "latency_min_ns": 100, %s}\n' \
+	'"latency_max_ns": 150, "histogram": [[96, 102, 2], [148, 154, 1]]}, "streams": []' \
+	>"$T/rx.json"
+check "pgrx-hist without the module: exit 4" expect 4 "$NOPROC" pgrx-hist
+check "pgrx-plot without the module: exit 4" expect 4 "$NOPROC" pgrx-plot --png "$T/p.png"
+check "pgrx-hist missing.json: exit 5" expect 5 "missing.json: No such file" pgrx-hist "$T/missing.json"
+check "pgrx-hist of a non-JSON file: exit 5" expect 5 "not pgrx's JSON view" pgrx-hist "$T/s.csv"
+check "pgrx-hist --stream 9: exit 2" expect 2 "no stream '9'" pgrx-hist --stream 9 "$T/rx.json"
+check "pgrx-hist --csv into a missing directory: exit 5" \
+	expect 5 "No such file or directory" pgrx-hist --csv "$T/no/dir.csv" "$T/rx.json"
+check "pgrx-plot without --png: exit 2" expect 2 "--png" pgrx-plot "$T/samples.csv"
+check "pgrx-plot of a file without samples: exit 5" \
+	expect 5 "no samples" pgrx-plot --png "$T/p.png" "$T/nosamples.csv"
+check "pgrx-hist --csv: the buckets, cumulative" eval \
+	'"$PY" "$TOOLS/pgrx-hist" --csv - "$T/rx.json" | tail -n 1 | grep -qx "148,154,1,3"'
+# shellcheck disable=SC2016 # expanded later, by eval
+check "pgrx-plot: exit 0, a PNG" eval \
+	'"$PY" "$TOOLS/pgrx-plot" --png "$T/p.png" "$T/samples.csv" &&
+	 "$PY" -S "$REPO/tests/lib/tools_check.py" png "$T/p.png"'
 # plots: matplotlib's PNG, checked for its axes
 # shellcheck disable=SC2016 # expanded later, by eval
 check "pktgen-sweep --plot-only: exit 0, a PNG" eval \
