@@ -172,7 +172,7 @@ one() {	# REL
 		"$rel: boot: modprobe pf_ipoption loads ours"
 		"$rel: make sign: the tree's modules signed (modinfo signer, sig_key)"
 		"$rel: boot: make sign's pktgen.ko loads in the root's kernel"
-		"$rel: apt purge pktgen-dkms"
+		"$rel: apt purge --autoremove pktgen-dkms"
 		"$rel: after purge, the root's files are those before the install"
 		"$rel: boot after purge: the kernel's own pktgen")
 	log=$T/$rel
@@ -272,7 +272,7 @@ one() {	# REL
 	# make sign on the tree's own build, with the MOK key DKMS used
 	t0=$SECONDS
 	out=$(in_root "$ROOT" "cd pktgen && make KVER=$kv >/dev/null &&
-		make sign KVER=$kv KEY=/root/mok/mok.priv CERT=/root/mok/mok.der >/dev/null &&
+		make sign KVER=$kv MODDIR=. KEY=/root/mok/mok.priv CERT=/root/mok/mok.der >/dev/null &&
 		for f in pktgen.ko ipoption/pf_ipoption.ko; do
 			echo \"signer=\$(modinfo -F signer \$f) sig_key=\$(modinfo -F sig_key \$f)\"
 		done" 2>&1)
@@ -283,7 +283,9 @@ one() {	# REL
 		ktap_fail "${names[7]}" "$out"
 	fi
 
-	check "${names[9]}" in_root "$ROOT" "apt-get purge -y -q pktgen-dkms"
+	# --autoremove: what apt installed for it (its Recommends, matplotlib
+	# and its libraries) goes with it, as a user's apt autoremove does
+	check "${names[9]}" in_root "$ROOT" "apt-get purge -y -q --autoremove pktgen-dkms"
 	file_list >"$log-after"
 	if out=$(diff "$log-before" "$log-after"); then
 		ktap_pass "${names[10]}"
