@@ -88,6 +88,7 @@ same() {
 # else the exporter's log, a direct scrape and Prometheus's target state
 scraped() {
 	local tmp
+	# shellcheck disable=SC2016 # expanded by eval, each try
 	slowwait 180 eval '[ "$(q "up{job=\"pktgen\"}" 2>/dev/null)" = 1 ]' && return 0
 	tmp=$(lib_tmpdir)
 	echo "exporter log:"; cat "$tmp/exporter.log"
