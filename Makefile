@@ -268,9 +268,8 @@ check-rxstat: helpers
 # kernel in a VM for tests/*.sh.
 # Kernels: the host release's, the newest Debian builds and Debian 11's
 # 5.10 (fetched into the cache by setup.sh check; CHECK_NEWEST=none,
-# CHECK_OLDEST=none leave them out); 5.10 with the fast differential
-# subset, of the others the oldest and the newest with the full suite,
-# the rest with the fast subset.
+# CHECK_OLDEST=none leave them out); the newest with the full suite, the
+# others with the fast differential subset.
 # KERNELS="KV..." names the kernels (installed, or in the cache of
 # tests/lib/kernels.sh; KV:fast for the fast differential subset only).
 check:
@@ -284,9 +283,9 @@ check:
 kernels:
 	tests/lib/kernels.sh fetch $(KERNELS)
 
-# The matrix: every installed and cached kernel, the full suite on the
-# oldest (5.10) and the newest, the fast differential subset on the others
-# (CHECK_FULL=1: the full suite on all).
+# The matrix: every installed and cached kernel, the full suite on make
+# check's kernels and the newest, the fast differential subset on the
+# others (CHECK_FULL=1: the full suite on all).
 check-all: kernels
 	tests/lib/setup.sh
 	tests/lib/build-all.sh

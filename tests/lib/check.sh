@@ -57,42 +57,31 @@ done
 
 # The kernels: those named as arguments, taken as they are; else make
 # check's (kernels.sh check: the host release's, the newest kernel Debian
-# builds and the oldest the module supports, Debian 11's 5.10, which
-# kernels.sh marks KREL/oldest) or, CHECK_MATRIX=1 (make check-all),
-# every installed and cached one.  In version order the oldest and the
-# newest run the full suite, the others the fast differential subset
-# (vm.sh's KV:fast); CHECK_FULL=1: the full suite on all.  make check
-# (not check-all) gives the kernel marked oldest the fast subset and
-# applies that rule to the others: the host release's oldest keeps the
-# full suite, and the run stays within CI's time (testing.rst, "Which
-# tier runs what").
+# builds and the oldest the module supports, Debian 11's 5.10): the
+# newest runs the full suite, the others the fast differential subset
+# (vm.sh's KV:fast), so that the run stays within CI's time; or,
+# CHECK_MATRIX=1 (make check-all), every installed and cached kernel:
+# those of kernels.sh check the full suite, the others (PREEMPT_RT, 7.2)
+# the fast subset.  CHECK_FULL=1: the full suite on all (testing.rst,
+# "Which tier runs what").
 if [ $# -eq 0 ]; then
-	kcache=${PKTGEN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pktgen}/kernels
-	old=()
+	mapfile -t checked < <("$REPO"/tests/lib/kernels.sh check | sort -uV)
 	if [ "${CHECK_MATRIX:-0}" = 1 ]; then
 		mapfile -t all < <({
 			"$REPO"/tests/lib/kernels.sh suite
 			"$REPO"/tests/lib/kernels.sh list
 		} | sort -uV)
 	else
-		mapfile -t all < <("$REPO"/tests/lib/kernels.sh check)
-		if [ "${CHECK_FULL:-0}" != 1 ]; then
-			mapfile -t old < <(for k in "${all[@]}"; do
-				[ -e "$kcache/$k/oldest" ] && echo "$k"; done)
-			mapfile -t all < <(for k in "${all[@]}"; do
-				[ -e "$kcache/$k/oldest" ] || echo "$k"; done)
-		fi
+		all=("${checked[@]}")
 	fi
 	set --
-	for k in "${old[@]}"; do
-		set -- "$@" "$k:fast"
-	done
 	for i in "${!all[@]}"; do
-		if [ "$i" -eq 0 ] || [ "$i" -eq $((${#all[@]} - 1)) ] ||
-		   [ "${CHECK_FULL:-0}" = 1 ]; then
-			set -- "$@" "${all[$i]}"
+		k=${all[$i]}
+		if [ "${CHECK_FULL:-0}" = 1 ] || [ "$i" -eq $((${#all[@]} - 1)) ] ||
+		   { [ "${CHECK_MATRIX:-0}" = 1 ] && printf '%s\n' "${checked[@]}" | grep -qxF "$k"; }; then
+			set -- "$@" "$k"
 		else
-			set -- "$@" "${all[$i]}:fast"
+			set -- "$@" "$k:fast"
 		fi
 	done
 	echo "# check: kernels $*"
