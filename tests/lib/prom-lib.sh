@@ -34,7 +34,7 @@ prom_setup() {	# [CONSOLES]: with REPO/consoles served too
 	in_ns "$TX" pg_set veth0 "count $N" && in_ns "$TX" pg_set veth0 "pkt_size 100" &&
 		in_ns "$TX" pg_set veth0 "delay 400000" &&
 		in_ns "$TX" pg_set veth0 "dst_mac $(mac_of "$RX" veth1)" || return 1
-	in_ns "$RX" pg_set pgrx "rx veth1" && in_ns "$RX" pg_set pgrx "statistics basic" || return 1
+	in_ns "$RX" pg_set pgrx "rx veth1" && in_ns "$RX" pg_set pgrx "statistics time" || return 1
 	tmp=$(lib_tmpdir)
 	cat >"$tmp/prometheus.yml" <<-EOT
 	global:
