@@ -289,7 +289,7 @@ kernels:
 check-all: kernels
 	tests/lib/setup.sh
 	tests/lib/build-all.sh
-	CHECK_MATRIX=1 tests/lib/check.sh $(KERNELS)
+	CHECK_MATRIX=1 SLOW=1 tests/lib/check.sh $(KERNELS)
 
 # The debug kernel (KASAN, UBSAN, lockdep, kmemleak, fault injection) of
 # tests/debug/debug.config, built from linux-source-6.12 and cached in

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# suite: slow
 #
 # consoles/pktgen.html, served by Prometheus itself, rendered by headless
 # Chromium (Debian's) during a pktgen run into pgrx and after it: the

@@ -28,10 +28,15 @@ if [ -n "${TESTS:-}" ]; then
 		scripts+=("$TDIR/${t%.sh}.sh")
 	done
 else
-	# stress tests ("# suite: stress") only with STRESS=1 (check-debug)
+	# stress tests ("# suite: stress") only with STRESS=1 (check-debug),
+	# slow ones ("# suite: slow") with SLOW=1 (check-all) or STRESS=1
 	for t in "$TDIR"/*.sh; do
 		[ -x "$t" ] || continue
 		if [ "${STRESS:-0}" != 1 ] && grep -qx '# suite: stress' "$t"; then
+			continue
+		fi
+		if [ "${STRESS:-0}" != 1 ] && [ "${SLOW:-0}" != 1 ] &&
+		   grep -qx '# suite: slow' "$t"; then
 			continue
 		fi
 		scripts+=("$t")
