@@ -263,18 +263,17 @@ check-fresh:
 check-rxstat: helpers
 	tests/host/rxstat.sh || [ $$? -eq 4 ]
 
-# Set up a fresh Debian machine (apt, a venv for virtme-ng), build, run the
-# host-side tests (tests/host: DKMS, a fresh Debian root) and boot each
-# kernel in a VM for tests/*.sh.
+# Set up a fresh Debian machine (apt, a venv for virtme-ng), build for its
+# kernels (tests/lib/check.sh), run the host-side tests (tests/host: DKMS,
+# a fresh Debian root) and boot each kernel in a VM for tests/*.sh.
 # Kernels: the host release's, the newest Debian builds and Debian 11's
 # 5.10 (fetched into the cache by setup.sh check; CHECK_NEWEST=none,
-# CHECK_OLDEST=none leave them out); the newest with the full suite, the
-# others with the fast differential subset.
+# CHECK_OLDEST=none leave them out); the newest with the suite but its
+# slow tier (SLOW=1 adds it), the others with the fast differential subset.
 # KERNELS="KV..." names the kernels (installed, or in the cache of
 # tests/lib/kernels.sh; KV:fast for the fast differential subset only).
 check:
 	tests/lib/setup.sh check
-	tests/lib/build-all.sh
 	tests/lib/check.sh $(KERNELS)
 
 # Kernels from Debian's archive, unpacked into ~/.cache/pktgen/kernels and
@@ -288,7 +287,6 @@ kernels:
 # others (CHECK_FULL=1: the full suite on all).
 check-all: kernels
 	tests/lib/setup.sh
-	tests/lib/build-all.sh
 	CHECK_MATRIX=1 SLOW=1 tests/lib/check.sh $(KERNELS)
 
 # The debug kernel (KASAN, UBSAN, lockdep, kmemleak, fault injection) of

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# suite: slow
 #
 # Smoke test of the IPv4 option benchmark (make bench-ipopt):
 # bench/ipopt-guest.sh --quick runs each cell once (sender -> router ->

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# suite: slow
 #
 # Smoke test of the benchmark harness: bench/guest.sh --quick on two cells
 # (dummy and veth, start_xmit, 64 B) and one paced veth cell (captured

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# suite: slow
 #
 # tools/pktgen-exporter scraped by a real Prometheus server (Debian's,
 # started here with a generated config, 1 s scrape interval, storage in

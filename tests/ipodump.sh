@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# suite: slow
 #
 # tools/ipodump against packets of known content: pktgen's ip_opt forms
 # (and a raw-socket sender for RSVP and RTCP) sent through a router netns.

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# suite: slow
 #
 # The PF_IPOPTION socket family (Documentation/ipoption-sock.rst): the
 # memo's section 2.1 code (tests/lib/ipo_memo.c) intercepts RSVP packets

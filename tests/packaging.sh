@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# suite: slow
 #
 # What we ship, as a user gets it: the module's metadata (modinfo), `make
 # install-built` into /lib/modules/KV/updates/ + depmod so that a plain

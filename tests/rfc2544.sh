@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# suite: slow
 #
 # tools/pktgen-rfc2544 against devices under test whose answers are
 # known: a router namespace whose egress is shaped by tbf (the NDR within

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# suite: slow
 #
 # netif_receive (burst 8, and 1) into a device whose receive path has a
 # hook that takes an skb as its own: generic XDP, a tc ingress BPF

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# suite: slow
 #
 # pgrx's display json (Documentation/receiver.rst, "Output"): the schema's
 # keys, every value equal to display script's for the same quiesced state,

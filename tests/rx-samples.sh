@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# suite: slow
 #
 # pgrx's sampled latencies (Documentation/receiver.rst, "Sampled
 # latencies"): the sample command and its errors; /proc/net/pktgen/

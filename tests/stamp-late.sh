@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# suite: slow
 #
 # Stamps at send: the sender's stamp is written as each copy is handed to
 # the stack (xmit_mode queue_xmit, so the sender's own qdisc lies before

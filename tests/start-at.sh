@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# suite: slow
 #
 # pgctrl "start_at NS" / "start_at +NS": a run whose first packet leaves
 # at a CLOCK_REALTIME time.  Measures the error (the first frame's

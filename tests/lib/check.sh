@@ -31,6 +31,47 @@ host_result() {	# TEST LOG EXIT: print a host test's log, add its counts
 	esac
 }
 
+# The kernels: those named as arguments, taken as they are; else make
+# check's (kernels.sh check: the host release's, the newest kernel Debian
+# builds and the oldest the module supports, Debian 11's 5.10): the
+# newest runs the suite (the slow tier too only with SLOW=1, which make
+# check does not set), the others the fast differential subset (vm.sh's
+# KV:fast), so that the run stays within CI's time; or, CHECK_MATRIX=1
+# (make check-all, SLOW=1), every installed and cached kernel: those of
+# kernels.sh check the full suite, the others (PREEMPT_RT, 7.2) the fast
+# subset.  CHECK_FULL=1: the suite on all (testing.rst, "Which tier runs
+# what").
+if [ $# -eq 0 ]; then
+	mapfile -t checked < <("$REPO"/tests/lib/kernels.sh check | sort -uV)
+	if [ "${CHECK_MATRIX:-0}" = 1 ]; then
+		mapfile -t all < <({
+			"$REPO"/tests/lib/kernels.sh suite
+			"$REPO"/tests/lib/kernels.sh list
+		} | sort -uV)
+	else
+		all=("${checked[@]}")
+	fi
+	set --
+	for i in "${!all[@]}"; do
+		k=${all[$i]}
+		if [ "${CHECK_FULL:-0}" = 1 ] || [ "$i" -eq $((${#all[@]} - 1)) ] ||
+		   { [ "${CHECK_MATRIX:-0}" = 1 ] && printf '%s\n' "${checked[@]}" | grep -qxF "$k"; }; then
+			set -- "$@" "$k"
+		else
+			set -- "$@" "$k:fast"
+		fi
+	done
+	echo "# check: kernels $*"
+fi
+
+# Build for these kernels only (W=1; build-all.sh): lint.sh's sparse
+# follows KERNELS too, so make check lints the kernels it boots and
+# make check-all every one it has.
+KERNELS="$*"
+KERNELS=${KERNELS//:fast/}
+export KERNELS
+"$REPO"/tests/lib/build-all.sh || { echo "# check: the build failed"; exit 1; }
+
 # tests/host/fresh.sh (a Debian 12 root debootstrapped, apt, `make run`
 # there: mostly I/O and one short VM) runs in the background next to the
 # VM suites, niced: they are the longer path; its log is printed after
@@ -55,37 +96,6 @@ for t in "$REPO"/tests/host/*.sh; do
 	host_result "$t" "$log" "$r"
 done
 
-# The kernels: those named as arguments, taken as they are; else make
-# check's (kernels.sh check: the host release's, the newest kernel Debian
-# builds and the oldest the module supports, Debian 11's 5.10): the
-# newest runs the full suite, the others the fast differential subset
-# (vm.sh's KV:fast), so that the run stays within CI's time; or,
-# CHECK_MATRIX=1 (make check-all), every installed and cached kernel:
-# those of kernels.sh check the full suite, the others (PREEMPT_RT, 7.2)
-# the fast subset.  CHECK_FULL=1: the full suite on all (testing.rst,
-# "Which tier runs what").
-if [ $# -eq 0 ]; then
-	mapfile -t checked < <("$REPO"/tests/lib/kernels.sh check | sort -uV)
-	if [ "${CHECK_MATRIX:-0}" = 1 ]; then
-		mapfile -t all < <({
-			"$REPO"/tests/lib/kernels.sh suite
-			"$REPO"/tests/lib/kernels.sh list
-		} | sort -uV)
-	else
-		all=("${checked[@]}")
-	fi
-	set --
-	for i in "${!all[@]}"; do
-		k=${all[$i]}
-		if [ "${CHECK_FULL:-0}" = 1 ] || [ "$i" -eq $((${#all[@]} - 1)) ] ||
-		   { [ "${CHECK_MATRIX:-0}" = 1 ] && printf '%s\n' "${checked[@]}" | grep -qxF "$k"; }; then
-			set -- "$@" "$k"
-		else
-			set -- "$@" "$k:fast"
-		fi
-	done
-	echo "# check: kernels $*"
-fi
 
 r=0
 "$REPO"/tests/lib/vm.sh check "$@" | tee "$log" || r=$?
