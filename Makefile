@@ -252,8 +252,8 @@ check-dkms:
 
 # tests/host/fresh.sh: the README's starting point proved in minimal
 # debootstrapped Debian 12 and 13 roots (apt-get install git make, then
-# make run there; cached in ~/.cache/pktgen/fresh).  make check runs it
-# for Debian 12 (FRESH_RELEASES) in the background of the VM suites.
+# make run there; cached in ~/.cache/pktgen/fresh).  make check-all runs
+# it for Debian 12 (FRESH_RELEASES) in the background of the VM suites.
 check-fresh:
 	FRESH_RELEASES="$${FRESH_RELEASES:-bookworm trixie}" tests/host/fresh.sh || [ $$? -eq 4 ]
 
