@@ -34,6 +34,14 @@ options:
         The work runs in a forked child that enters it with setns(2).
       - Empty or absent is the module's own namespace.
     type: str
+  reset:
+    description:
+      - Write C(reset) to C(pgctrl) first, so every thread of the
+        namespace loses its devices (a C(start_at) starts every thread that
+        has devices). pgctrl shows no Result for it; only the write's
+        errno is checked.
+    type: bool
+    default: false
   thread:
     description:
       - The pktgen thread (CPU number) whose file C(kpktgend_N) gets
@@ -128,7 +136,7 @@ def device_commands(cmds):
 
 def plan(p):
     """[(file, command)] to write, or ValueError on bad arguments."""
-    out = []
+    out = [('pgctrl', 'reset')] if p['reset'] else []
     if (p['rem_device_all'] or p['add_device']) and p['thread'] is None:
         raise ValueError('thread is required with rem_device_all or add_device')
     if p['thread'] is not None and p['thread'] < 0:
@@ -169,6 +177,14 @@ def work(proc, todo, check):
                 added.add(c.split(' ', 1)[1])
             done.append({'file': f, 'command': c, 'result': None})
             continue
+        if f == 'pgctrl':
+            try:
+                pp.write_raw(path, c)
+            except OSError as e:
+                raise pp.PktgenError('%s: "%s": %s' % (path, c, e.strerror or e),
+                                     e.errno or 0)
+            done.append({'file': f, 'command': c, 'result': None})
+            continue
         done.append({'file': f, 'command': c, 'result': pp.pgset(path, c)})
     return done
 
@@ -177,6 +193,7 @@ def main():
     module = AnsibleModule(
         argument_spec=dict(
             netns=dict(type='str'),
+            reset=dict(type='bool', default=False),
             thread=dict(type='int'),
             rem_device_all=dict(type='bool', default=False),
             add_device=dict(type='list', elements='str', default=[]),
