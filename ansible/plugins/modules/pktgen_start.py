@@ -55,7 +55,7 @@ EXAMPLES = r'''
 
 RETURN = r'''
 result:
-  description: pgctrl's Result after the run (C(OK: start_at=NS)).
+  description: "pgctrl's Result after the run (C(OK: start_at=NS))."
   returned: success
   type: str
 waited:
