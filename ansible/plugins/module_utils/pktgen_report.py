@@ -166,6 +166,7 @@ def png(rep, path):
     a1.legend()
     st = rep['streams']
     if st:
+        st = st + [dict(rep['total'], host='all', stream='streams')]
         sx = range(len(st))
         for i, (name, _) in enumerate(PERCENTILES):
             a2.bar([j + (i - 1) * 0.27 for j in sx],
