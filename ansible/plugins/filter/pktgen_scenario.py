@@ -8,7 +8,10 @@
         [{netns, commands}] for pktgen_rx, one per receiver of the host.
 
 The scenario format is Documentation/many-hosts.rst's ("The Ansible
-collection"); an error in it raises AnsibleFilterError naming the flow.
+collection"); an error in a flow or receiver raises AnsibleFilterError
+naming it.  A scenario that is not a dict is an empty one here (linters
+template the roles with placeholder values): the roles assert that
+pktgen_scenario is a mapping before they use these filters.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -34,7 +37,7 @@ def _int(flow, key, val, lo=0):
 
 def _flows(scenario):
     if not isinstance(scenario, dict):
-        raise AnsibleFilterError('the scenario must be a dict')
+        return []
     flows = scenario.get('flows') or []
     if not isinstance(flows, list):
         raise AnsibleFilterError('flows must be a list')
@@ -116,7 +119,9 @@ def receiver_config(scenario, host):
     """pktgen_rx's arguments for HOST's receivers: a fresh receiver
     (rx_disable, rx_reset), its statistics and sampling, rx on each device."""
     out = []
-    for r in (scenario or {}).get('receivers') or []:
+    if not isinstance(scenario, dict):
+        return out
+    for r in scenario.get('receivers') or []:
         if not isinstance(r, dict) or not r.get('host') or not r.get('devices'):
             raise AnsibleFilterError('a receiver needs host and devices: %r' % (r,))
         if r['host'] != host:
@@ -137,7 +142,7 @@ def scenario_namespaces(scenario, host):
     for f in _flows(scenario):
         if f['sender'] == host:
             ns.add(f.get('netns') or '')
-    for r in (scenario or {}).get('receivers') or []:
+    for r in scenario.get('receivers') or [] if isinstance(scenario, dict) else []:
         if isinstance(r, dict) and r.get('host') == host:
             ns.add(r.get('netns') or '')
     return sorted(ns)
