@@ -13,7 +13,9 @@
 # modules' argument checks and their /proc driving where a plain
 # directory tests real logic (one write of "cmd\n", errno of a refused
 # write, no Result line is a failure, check mode writes nothing, pgstats
-# parsed).  Nothing here fakes a Result line: pktgen's answers are
+# parsed); the whole playbook in check mode on three local hosts (every
+# role's templates, one start_at time for both senders).  Nothing here
+# fakes a Result line: pktgen's answers are
 # tested in guests (not yet: see the three-guest plan).  Prints KTAP and
 # "N passed, N failed, N skipped"; exit 4 without ansible.
 
@@ -278,7 +280,83 @@ start_check_ok() {
 		[ ! -s "$P/pgctrl" ]
 }
 
-ktap_plan 15
+# The whole playbook in check mode on three hosts that are this one
+# (tx1, tx2, rx1: local connections) with a directory for pktgen's files:
+# every role's templates, loops and filters on the example scenario, one
+# start_at time for both senders (the controller's now + lead_s), the
+# report of the (fixture) documents; nothing written anywhere.
+play_check_ok() {
+	local before now
+	mkdir -p "$T/lab" "$T/res/hosts"
+	: >"$T/lab/kpktgend_0"
+	: >"$T/lab/pgctrl"
+	cp "$REPO/tests/host/exporter-fixture/pktgen/pgstats" "$T/lab/"
+	jq .pgrx "$FIX/rx1.json" >"$T/lab/pgrx"
+	cp "$FIX"/*.json "$T/res/hosts/"
+	printf '[pktgen]\n%s ansible_connection=local ansible_become=false\n' tx1 tx2 rx1 >"$T/inv"
+	# ansible-core has no JSON stdout callback (ansible.posix has): a minimal one
+	mkdir -p "$T/cb"
+	cat >"$T/cb/pgjson.py" <<-'EOF'
+	import json
+	from ansible.plugins.callback import CallbackBase
+	class CallbackModule(CallbackBase):
+	    CALLBACK_VERSION = 2.0
+	    CALLBACK_TYPE = 'stdout'
+	    CALLBACK_NAME = 'pgjson'
+	    def __init__(self):
+	        super().__init__()
+	        self.res = {}
+	    def _add(self, r, state):
+	        d = dict(r._result, state=state)
+	        self.res.setdefault(r._task.name, {})[r._host.get_name()] = d
+	    def v2_runner_on_ok(self, r):
+	        self._add(r, 'ok')
+	    def v2_runner_on_failed(self, r, ignore_errors=False):
+	        self._add(r, 'failed')
+	    def v2_runner_on_skipped(self, r):
+	        self._add(r, 'skipped')
+	    def v2_runner_on_unreachable(self, r):
+	        self._add(r, 'unreachable')
+	    def v2_playbook_on_stats(self, stats):
+	        st = {h: stats.summarize(h) for h in sorted(stats.processed)}
+	        self._display.display(json.dumps({'tasks': self.res, 'stats': st}, default=str))
+	EOF
+	before=$(cd "$T" && find lab res -type f -exec md5sum {} + | sort)
+	now=$(date +%s)
+	ANSIBLE_STDOUT_CALLBACK=pgjson ANSIBLE_CALLBACK_PLUGINS=$T/cb \
+		ansible-playbook --check -i "$T/inv" pktgen.lab.scenario --skip-tags install \
+		-e "@$COLL/examples/two-senders-one-receiver.yml" \
+		-e "pktgen_proc_dir=$T/lab pktgen_results_dir=$T/res" >"$T/play.json" 2>"$T/play.err" ||
+		{ cat "$T/play.err"; head -c 4000 "$T/play.json"; return 1; }
+	"$PY" - "$T/play.json" "$now" <<-'EOF' || return 1
+	import json, sys
+	out = json.load(open(sys.argv[1]))
+	now = int(sys.argv[2])
+	assert all(not s['failures'] and not s['unreachable'] for s in out['stats'].values()), out['stats']
+	res = out['tasks']
+	cfg = res['Add and configure the stream devices, per thread']
+	w = [x['command'] for x in cfg['tx1']['results'][0]['writes']]
+	assert w[:3] == ['rem_device_all', 'add_device eth1@0', 'add_device eth1@1'], w
+	assert w.count('flag NS_TIMESTAMP') == 2 and 'ratep 10000' in w, w
+	assert cfg['rx1'].get('skipped') or not cfg['rx1'].get('results'), cfg['rx1']
+	rx = res['Configure the receivers']['rx1']['results'][0]['writes']
+	assert [x['command'] for x in rx][-1] == 'rx eth1', rx
+	st = res['Start at the common time and wait for the end of the run']
+	cmds = {h: st[h]['results'][0]['command'] for h in ('tx1', 'tx2')}
+	assert len(set(cmds.values())) == 1, cmds
+	at = int(cmds['tx1'].split()[1])
+	assert now + 10 <= at / 1e9 <= now + 60, (at, now)
+	col = res["Read pgstats and pgrx's JSON in each namespace of the scenario"]
+	assert col['tx1']['results'][0]['pgstats'][0]['pkts_sofar'] == 50, col['tx1']
+	assert col['rx1']['results'][0]['pgrx']['stream_count'] == 4, col['rx1']
+	rep = res["Merge every host's figures into report.json, report.csv and report.png"]['localhost']
+	assert rep['total']['sent'] == 4000 and rep['total']['lost'] == 10, rep
+	EOF
+	[ "$before" = "$(cd "$T" && find lab res -type f -exec md5sum {} + | sort)" ] ||
+		{ echo "check mode wrote"; return 1; }
+}
+
+ktap_plan 16
 check "galaxy.yml's version is VERSION's" version_ok
 check "ansible-lint (production profile): 0 failures, 0 warnings" lint_ok
 check "ansible-playbook --syntax-check of every playbook with the example scenario" syntax_ok
@@ -294,5 +372,7 @@ check "pktgen_config: one write of 'cmd\\n'; no Result line afterwards fails the
 check "pktgen_config: a refused write fails with its errno" refused_ok
 check "pktgen_start check mode: the command, nothing written" start_check_ok
 check "pktgen_collect: pgstats parsed, pgrx untouched in check mode, its JSON read" collect_ok
+check "the scenario playbook in check mode on 3 local hosts: one start_at, the report, no write" \
+	play_check_ok
 echo "$_KT_PASS passed, $_KT_FAIL failed, $_KT_SKIP skipped"
 ktap_finish
