@@ -356,10 +356,32 @@ play_check_ok() {
 		{ echo "check mode wrote"; return 1; }
 }
 
-ktap_plan 16
+# The collection as a user installs it: built, installed into a path of
+# its own, its modules found there
+build_ok() {
+	local v
+	v=$(cat "$REPO/VERSION")
+	if ! ansible-galaxy collection build "$COLL" --output-path "$T/build" >"$T/build.log" 2>&1 ||
+	   [ ! -f "$T/build/pktgen-lab-$v.tar.gz" ] ||
+	   ! ansible-galaxy collection install -p "$T/inst" "$T/build/pktgen-lab-$v.tar.gz" \
+		>>"$T/build.log" 2>&1; then
+		cat "$T/build.log"
+		return 1
+	fi
+	ANSIBLE_COLLECTIONS_PATH=$T/inst ansible-doc -l pktgen.lab >"$T/list" 2>&1
+	if [ "$(grep -c '^pktgen\.lab\.pktgen_' "$T/list")" -ne 5 ]; then
+		cat "$T/list"
+		return 1
+	fi
+	ANSIBLE_COLLECTIONS_PATH=$T/inst ansible-galaxy collection list pktgen.lab 2>&1 |
+		grep -q "pktgen.lab *$v"
+}
+
+ktap_plan 17
 check "galaxy.yml's version is VERSION's" version_ok
 check "ansible-lint (production profile): 0 failures, 0 warnings" lint_ok
 check "ansible-playbook --syntax-check of every playbook with the example scenario" syntax_ok
+check "ansible-galaxy collection build and install: the 5 modules found there" build_ok
 check "ansible-doc renders every module (options, examples, return values)" doc_ok
 check "merge of the fixtures: totals, loss, percentiles, start spread, CSV, a PNG" merge_ok
 check "the report role in a playbook run on localhost: the same report" role_ok
