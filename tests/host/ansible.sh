@@ -31,7 +31,7 @@ FIX=$REPO/tests/host/ansible-fixture
 T=$(lib_tmpdir)
 
 ktap_header
-ktap_plan 17
+ktap_plan 18
 for t in ansible-playbook ansible-lint ansible-doc "$PY"; do
 	command -v "$t" >/dev/null || ktap_skip_all "ansible collection" "no $t (ansible-core, ansible-lint)"
 done
@@ -231,7 +231,7 @@ noproc_ok() {
 	fails pktgen_start '{"proc_dir": "'"$T/none"'", "start_at": "+1000000000"}' "load the module" &&
 	fails pktgen_collect '{"proc_dir": "'"$T/none"'"}' "not this project" &&
 	fails pktgen_config '{"netns": "pgt-no-such-ns", "thread": 0, "rem_device_all": true}' \
-		"netns pgt-no-such-ns" && jcheck "$T/out.json" "r['errno'] == 2"
+		"/run/netns/pgt-no-such-ns" && jcheck "$T/out.json" "r['errno'] == 2"
 }
 # check mode: the commands it would write, a device added by the same
 # task counts as present, nothing written; a device never added fails
@@ -257,7 +257,14 @@ refused_ok() {
 	mkdir -p "$T/p2/kpktgend_0"	# open(O_WRONLY) of a directory: EISDIR
 	mod pktgen_config 0 '{"proc_dir": "'"$T/p2"'", "thread": 0, "rem_device_all": true}'
 	jcheck "$T/out.json" "r.get('failed') and r['errno'] == 21 and r['errno_name'] == 'EISDIR' \
-and 'Is a directory' in r['msg']"
+and 'Is a directory' in r['msg'] and r['writes'] == []" || return 1
+	# pgctrl's reset (no Result to read there) written, then the refusal:
+	# the task lists what it wrote before failing
+	: >"$T/p2/pgctrl"
+	mod pktgen_config 0 '{"proc_dir": "'"$T/p2"'", "reset": true, "thread": 0, "rem_device_all": true}'
+	jcheck "$T/out.json" "r.get('failed') and r['errno'] == 21 and \
+[w['command'] for w in r['writes']] == ['reset']" || return 1
+	[ "$(cat "$T/p2/pgctrl")" = reset ]
 }
 # pgstats read and parsed as pgstats --json (the exporter's fixture);
 # check mode leaves pgrx unwritten and reads it only if it is JSON already
@@ -380,6 +387,37 @@ build_ok() {
 		grep -q "pktgen.lab *$v"
 }
 
+# in_netns: the work runs in a child that entered the namespace (its
+# /proc/self/ns/net is the namespace's, not ours), the child's error
+# comes back with its errno and the writes done; a module with netns
+# writes from there
+netns_ok() {
+	"$PY" - "$NSA" <<-'EOF' || return 1
+	import os, subprocess, sys
+	from ansible_collections.pktgen.lab.plugins.module_utils import pktgen_proc as pp
+	ns = sys.argv[1]
+	mine = os.readlink('/proc/self/ns/net')
+	want = subprocess.check_output(['ip', 'netns', 'exec', ns, 'readlink', '/proc/self/ns/net'],
+	                               text=True).strip()
+	got = pp.in_netns(ns, lambda: os.readlink('/proc/self/ns/net'))
+	assert got == want != mine, (got, want, mine)
+	def boom():
+	    raise pp.PktgenError('refused', 22, 'ERROR: x', [{'command': 'a'}])
+	try:
+	    pp.in_netns(ns, boom)
+	    raise AssertionError('no error')
+	except pp.PktgenError as e:
+	    assert (e.errno, e.result, e.done) == (22, 'ERROR: x', [{'command': 'a'}]), vars(e)
+	    assert str(e) == 'netns %s: refused' % ns, str(e)
+	EOF
+	mkdir -p "$T/p4"
+	: >"$T/p4/kpktgend_0"
+	mod pktgen_config 0 '{"netns": "'"$NSA"'", "proc_dir": "'"$T/p4"'", "thread": 0, "rem_device_all": true}'
+	jcheck "$T/out.json" "r.get('failed') and 'no \"Result:\" line' in r['msg'] and \
+r['msg'].startswith('netns ')" || return 1
+	[ "$(cat "$T/p4/kpktgend_0")" = rem_device_all ]
+}
+
 check "galaxy.yml's version is VERSION's" version_ok
 check "ansible-lint (production profile): 0 failures, 0 warnings" lint_ok
 check "ansible-playbook --syntax-check of every playbook with the example scenario" syntax_ok
@@ -393,9 +431,14 @@ check "modules refuse bad arguments before any write" args_ok
 check "no /proc/net/pktgen or no such netns: a failure with errno ENOENT" noproc_ok
 check "pktgen_config check mode: the commands, nothing written" check_mode_ok
 check "pktgen_config: one write of 'cmd\\n'; no Result line afterwards fails the task" write_ok
-check "pktgen_config: a refused write fails with its errno" refused_ok
+check "pktgen_config: a refused write fails with its errno, listing the writes before it" refused_ok
 check "pktgen_start check mode: the command, nothing written" start_check_ok
 check "pktgen_collect: pgstats parsed, pgrx untouched in check mode, its JSON read" collect_ok
+if setup_ns NSA >/dev/null 2>&1; then
+	check "netns: the work in a child that entered it; its errors and writes come back" netns_ok
+else
+	ktap_skip "netns: the work in a child that entered it" "cannot make a netns (root?)"
+fi
 check "the scenario playbook in check mode on 3 local hosts: one start_at, the report, no write" \
 	play_check_ok
 echo "$_KT_PASS passed, $_KT_FAIL failed, $_KT_SKIP skipped"

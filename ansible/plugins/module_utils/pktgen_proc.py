@@ -32,10 +32,11 @@ class PktgenError(Exception):
     """A command pktgen refused: .errno (0 if the write succeeded but the
     Result is not OK) and .result (the Result text, '' if none)."""
 
-    def __init__(self, msg, errno=0, result=''):
+    def __init__(self, msg, errno=0, result='', done=None):
         super(PktgenError, self).__init__(msg)
         self.errno = errno
         self.result = result
+        self.done = done or []	# what the module wrote before it failed
 
 
 def check_command(cmd):
@@ -158,7 +159,7 @@ def in_netns(netns, func):
             setns(netns)
             data = {'ok': func()}
         except PktgenError as e:
-            data = {'error': str(e), 'errno': e.errno, 'result': e.result}
+            data = {'error': str(e), 'errno': e.errno, 'result': e.result, 'done': e.done}
         except OSError as e:
             data = {'error': str(e), 'errno': e.errno or 0, 'result': ''}
         except Exception as e:  # pylint: disable=broad-except
@@ -183,10 +184,11 @@ def in_netns(netns, func):
     if 'ok' in data:
         return data['ok']
     raise PktgenError('netns %s: %s' % (netns, data.get('error', 'the child died')),
-                      data.get('errno', 0), data.get('result', ''))
+                      data.get('errno', 0), data.get('result', ''), data.get('done'))
 
 
 def fail_args(err):
     """The fail_json arguments of a PktgenError."""
     return {'msg': str(err), 'errno': err.errno,
-            'errno_name': _errno.errorcode.get(err.errno, ''), 'result': err.result}
+            'errno_name': _errno.errorcode.get(err.errno, ''), 'result': err.result,
+            'writes': err.done}

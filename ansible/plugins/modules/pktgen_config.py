@@ -94,7 +94,9 @@ EXAMPLES = r'''
 
 RETURN = r'''
 writes:
-  description: Every command written (or, in check mode, to be written), with its Result.
+  description:
+    - Every command written (or, in check mode, to be written), with its Result.
+    - On failure, the commands written before the one that failed.
   returned: always
   type: list
   elements: dict
@@ -166,6 +168,14 @@ def work(proc, todo, check):
         raise pp.PktgenError('no %s: load the module (modprobe pktgen) or give the '
                              "devices' netns" % proc, 2)
     done = []
+    try:
+        return _work(proc, todo, check, done)
+    except pp.PktgenError as e:
+        e.done = done
+        raise
+
+
+def _work(proc, todo, check, done):
     added = set()
     for f, c in todo:
         path = os.path.join(proc, f)
@@ -207,11 +217,10 @@ def main():
         todo = plan(p)
     except ValueError as e:
         module.fail_json(msg=str(e), writes=[])
-    writes = []
     try:
         writes = pp.in_netns(p['netns'], lambda: work(p['proc_dir'], todo, module.check_mode))
     except pp.PktgenError as e:
-        module.fail_json(writes=writes, **pp.fail_args(e))
+        module.fail_json(**pp.fail_args(e))
     module.exit_json(changed=bool(writes), writes=writes)
 
 

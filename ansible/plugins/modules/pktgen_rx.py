@@ -66,7 +66,14 @@ def work(proc, cmds, check):
         raise pp.PktgenError('no %s: load the module (modprobe pktgen)' % path, 2)
     if check:
         return [{'file': 'pgrx', 'command': c, 'result': None} for c in cmds]
-    return [{'file': 'pgrx', 'command': c, 'result': pp.pgset(path, c)} for c in cmds]
+    done = []
+    try:
+        for c in cmds:
+            done.append({'file': 'pgrx', 'command': c, 'result': pp.pgset(path, c)})
+    except pp.PktgenError as e:
+        e.done = done
+        raise
+    return done
 
 
 def main():
@@ -87,7 +94,7 @@ def main():
         writes = pp.in_netns(p['netns'], lambda: work(p['proc_dir'], p['commands'],
                                                       module.check_mode))
     except pp.PktgenError as e:
-        module.fail_json(writes=[], **pp.fail_args(e))
+        module.fail_json(**pp.fail_args(e))
     module.exit_json(changed=bool(writes), writes=writes)
 
 
