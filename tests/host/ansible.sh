@@ -4,8 +4,8 @@
 # Host side: the Ansible collection in ansible/ (pktgen.lab) with
 # Debian's ansible-core, ansible-lint and /usr/bin/python3: galaxy.yml's
 # version is VERSION's, ansible-lint (production profile) and
-# ansible-playbook --syntax-check are clean, ansible-doc renders every
-# module; the report's merge (module_utils/pktgen_report.py) on the
+# ansible-playbook --syntax-check are clean, the collection builds and
+# installs, ansible-doc renders every module; the report's merge (module_utils/pktgen_report.py) on the
 # fixtures of tests/host/ansible-fixture (two senders, one receiver, one
 # stream lost 10 packets: totals, loss, percentiles and start spread
 # worked by hand below), through the report role in a real playbook run
@@ -13,7 +13,7 @@
 # modules' argument checks and their /proc driving where a plain
 # directory tests real logic (one write of "cmd\n", errno of a refused
 # write, no Result line is a failure, check mode writes nothing, pgstats
-# parsed); the whole playbook in check mode on three local hosts (every
+# parsed, the work in a netns child); the whole playbook in check mode on three local hosts (every
 # role's templates, one start_at time for both senders).  Nothing here
 # fakes a Result line: pktgen's answers are
 # tested in guests (not yet: see the three-guest plan).  Prints KTAP and
