@@ -47,8 +47,10 @@ APT_PKGS=(qemu-system-x86 busybox-static kmod udev tcpdump iproute2 ethtool
 # takes it from this tarball; Debian packages it nowhere else), too big for
 # `make run`; the Prometheus server, its client library, curl and Chromium
 # for the exporter's and the console page's tests (tests/exporter.sh,
-# console.sh, tests/host/exporter.sh), which skip without them
-CHECK_PKGS=(linux-source-6.12 prometheus python3-prometheus-client curl chromium)
+# console.sh, tests/host/exporter.sh), ansible-core and ansible-lint for
+# the collection's (tests/host/ansible.sh), which skip without them
+CHECK_PKGS=(linux-source-6.12 prometheus python3-prometheus-client curl chromium
+	ansible-core ansible-lint)
 # The kernels to test, by their headers' metapackages.  Debian 12 has 6.1
 # (linux-headers-amd64) and 6.12 (linux-headers-6.12-amd64); Debian 13 has
 # 6.12 only (linux-headers-amd64).
