@@ -187,6 +187,43 @@ def in_netns(netns, func):
                       data.get('errno', 0), data.get('result', ''), data.get('done'))
 
 
+def argument_spec(**options):
+    """OPTIONS with the options every module has (doc_fragments/pktgen.py)."""
+    spec = dict(netns=dict(type='str'), proc_dir=dict(type='path', default=PROC))
+    spec.update(options)
+    return spec
+
+
+def need(path, hint):
+    """PktgenError ENOENT naming PATH and HINT if PATH does not exist."""
+    if not os.path.exists(path):
+        raise PktgenError('no %s: %s' % (path, hint), _errno.ENOENT)
+
+
+def write_each(proc, todo, write):
+    """WRITE(path, cmd) for each (file, cmd) of TODO in order: the list of
+    {file, command, result} written; on a failure the PktgenError carries
+    the writes done before it."""
+    done = []
+    try:
+        for f, c in todo:
+            done.append({'file': f, 'command': c, 'result': write(os.path.join(proc, f), c)})
+    except PktgenError as e:
+        e.done = done
+        raise
+    return done
+
+
+def run_module(module, func, **extra):
+    """FUNC() in the module's netns; on a PktgenError, fail_json with its
+    errno, Result and writes (and EXTRA)."""
+    try:
+        return in_netns(module.params['netns'], func)
+    except PktgenError as e:
+        module.fail_json(**dict(extra, **fail_args(e)))
+    return None		# not reached: fail_json exits
+
+
 def fail_args(err):
     """The fail_json arguments of a PktgenError."""
     return {'msg': str(err), 'errno': err.errno,

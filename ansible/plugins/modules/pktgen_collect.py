@@ -23,19 +23,12 @@ description:
 version_added: 1.0.0
 author: pktgen project
 options:
-  netns:
-    description: Network namespace (C(/run/netns/NAME)); absent, the module's own.
-    type: str
   pgrx:
     description: Also read pgrx (when the file exists).
     type: bool
     default: true
-  proc_dir:
-    description: The pktgen directory. Only tests change it.
-    type: path
-    default: /proc/net/pktgen
-notes:
-  - Supports check mode.
+extends_documentation_fragment:
+  - pktgen.lab.pktgen
 '''
 
 EXAMPLES = r'''
@@ -65,8 +58,7 @@ from ansible_collections.pktgen.lab.plugins.module_utils import pktgen_proc as p
 
 def work(proc, want_rx, check):
     stats = os.path.join(proc, 'pgstats')
-    if not os.path.exists(stats):
-        raise pp.PktgenError('no %s: not this project\'s pktgen, or not loaded' % stats, 2)
+    pp.need(stats, "not this project's pktgen, or not loaded")
     out = {'pgstats': pp.parse_pgstats(pp.read(stats)), 'pgrx': None, 'wrote': False}
     rx = os.path.join(proc, 'pgrx')
     if want_rx and os.path.exists(rx):
@@ -84,19 +76,13 @@ def work(proc, want_rx, check):
 
 def main():
     module = AnsibleModule(
-        argument_spec=dict(
-            netns=dict(type='str'),
+        argument_spec=pp.argument_spec(
             pgrx=dict(type='bool', default=True),
-            proc_dir=dict(type='path', default=pp.PROC),
         ),
         supports_check_mode=True,
     )
     p = module.params
-    try:
-        out = pp.in_netns(p['netns'], lambda: work(p['proc_dir'], p['pgrx'],
-                                                   module.check_mode))
-    except pp.PktgenError as e:
-        module.fail_json(**pp.fail_args(e))
+    out = pp.run_module(module, lambda: work(p['proc_dir'], p['pgrx'], module.check_mode))
     module.exit_json(changed=out['wrote'], pgstats=out['pgstats'], pgrx=out['pgrx'])
 
 

@@ -28,12 +28,6 @@ description:
 version_added: 1.0.0
 author: pktgen project
 options:
-  netns:
-    description:
-      - Network namespace (a name of C(ip netns), C(/run/netns/NAME)).
-        The work runs in a forked child that enters it with setns(2).
-      - Empty or absent is the module's own namespace.
-    type: str
   reset:
     description:
       - Write C(reset) to C(pgctrl) first, so every thread of the
@@ -66,13 +60,10 @@ options:
         an empty argument writes the command alone.
     type: dict
     default: {}
-  proc_dir:
-    description: The pktgen directory. Only tests change it.
-    type: path
-    default: /proc/net/pktgen
 notes:
   - Needs root (CAP_NET_ADMIN in the initial user namespace; setns needs CAP_SYS_ADMIN).
-  - Supports check mode.
+extends_documentation_fragment:
+  - pktgen.lab.pktgen
 '''
 
 EXAMPLES = r'''
@@ -164,51 +155,40 @@ def plan(p):
 
 
 def work(proc, todo, check):
-    if not os.path.isdir(proc):
-        raise pp.PktgenError('no %s: load the module (modprobe pktgen) or give the '
-                             "devices' netns" % proc, 2)
-    done = []
-    try:
-        return _work(proc, todo, check, done)
-    except pp.PktgenError as e:
-        e.done = done
-        raise
+    pp.need(proc, "load the module (modprobe pktgen) or give the devices' netns")
+    if check:
+        added = set()
 
-
-def _work(proc, todo, check, done):
-    added = set()
-    for f, c in todo:
-        path = os.path.join(proc, f)
-        if check:
+        def would_write(path, c):
             # a device added by this run does not exist yet
-            if not os.path.exists(path) and f not in added:
-                raise pp.PktgenError('%s: no such pktgen file' % path, 2)
+            if os.path.basename(path) not in added:
+                pp.need(path, 'not a pktgen file, nor a device this task adds')
             if c.startswith('add_device '):
                 added.add(c.split(' ', 1)[1])
-            done.append({'file': f, 'command': c, 'result': None})
-            continue
-        if f == 'pgctrl':
-            try:
-                pp.write_raw(path, c)
-            except OSError as e:
-                raise pp.PktgenError('%s: "%s": %s' % (path, c, e.strerror or e),
-                                     e.errno or 0)
-            done.append({'file': f, 'command': c, 'result': None})
-            continue
-        done.append({'file': f, 'command': c, 'result': pp.pgset(path, c)})
-    return done
+            return None
+        return pp.write_each(proc, todo, would_write)
+    return pp.write_each(proc, todo, write_one)
+
+
+def write_one(path, c):
+    """pgctrl shows no Result: only its write's errno counts."""
+    if os.path.basename(path) != 'pgctrl':
+        return pp.pgset(path, c)
+    try:
+        pp.write_raw(path, c)
+    except OSError as e:
+        raise pp.PktgenError('%s: "%s": %s' % (path, c, e.strerror or e), e.errno or 0)
+    return None
 
 
 def main():
     module = AnsibleModule(
-        argument_spec=dict(
-            netns=dict(type='str'),
+        argument_spec=pp.argument_spec(
             reset=dict(type='bool', default=False),
             thread=dict(type='int'),
             rem_device_all=dict(type='bool', default=False),
             add_device=dict(type='list', elements='str', default=[]),
             devices=dict(type='dict', default={}),
-            proc_dir=dict(type='path', default=pp.PROC),
         ),
         supports_check_mode=True,
     )
@@ -217,10 +197,7 @@ def main():
         todo = plan(p)
     except ValueError as e:
         module.fail_json(msg=str(e), writes=[])
-    try:
-        writes = pp.in_netns(p['netns'], lambda: work(p['proc_dir'], todo, module.check_mode))
-    except pp.PktgenError as e:
-        module.fail_json(**pp.fail_args(e))
+    writes = pp.run_module(module, lambda: work(p['proc_dir'], todo, module.check_mode))
     module.exit_json(changed=bool(writes), writes=writes)
 
 

@@ -29,15 +29,8 @@ options:
     type: list
     elements: str
     required: true
-  netns:
-    description: Network namespace (C(/run/netns/NAME)); absent, the module's own.
-    type: str
-  proc_dir:
-    description: The pktgen directory. Only tests change it.
-    type: path
-    default: /proc/net/pktgen
-notes:
-  - Supports check mode.
+extends_documentation_fragment:
+  - pktgen.lab.pktgen
 '''
 
 EXAMPLES = r'''
@@ -61,27 +54,16 @@ from ansible_collections.pktgen.lab.plugins.module_utils import pktgen_proc as p
 
 
 def work(proc, cmds, check):
-    path = os.path.join(proc, 'pgrx')
-    if not os.path.exists(path):
-        raise pp.PktgenError('no %s: load the module (modprobe pktgen)' % path, 2)
+    pp.need(os.path.join(proc, 'pgrx'), 'load the module (modprobe pktgen)')
     if check:
         return [{'file': 'pgrx', 'command': c, 'result': None} for c in cmds]
-    done = []
-    try:
-        for c in cmds:
-            done.append({'file': 'pgrx', 'command': c, 'result': pp.pgset(path, c)})
-    except pp.PktgenError as e:
-        e.done = done
-        raise
-    return done
+    return pp.write_each(proc, [('pgrx', c) for c in cmds], pp.pgset)
 
 
 def main():
     module = AnsibleModule(
-        argument_spec=dict(
+        argument_spec=pp.argument_spec(
             commands=dict(type='list', elements='str', required=True),
-            netns=dict(type='str'),
-            proc_dir=dict(type='path', default=pp.PROC),
         ),
         supports_check_mode=True,
     )
@@ -90,11 +72,8 @@ def main():
         why = pp.check_command(c)
         if why:
             module.fail_json(msg='"%s": %s' % (c, why), writes=[])
-    try:
-        writes = pp.in_netns(p['netns'], lambda: work(p['proc_dir'], p['commands'],
-                                                      module.check_mode))
-    except pp.PktgenError as e:
-        module.fail_json(**pp.fail_args(e))
+    writes = pp.run_module(module, lambda: work(p['proc_dir'], p['commands'],
+                                                module.check_mode))
     module.exit_json(changed=bool(writes), writes=writes)
 
 

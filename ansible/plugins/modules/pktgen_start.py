@@ -35,15 +35,8 @@ options:
     description: Seconds to wait for the run's end, counted from the write.
     type: float
     default: 600
-  netns:
-    description: Network namespace (C(/run/netns/NAME)); absent, the module's own.
-    type: str
-  proc_dir:
-    description: The pktgen directory. Only tests change it.
-    type: path
-    default: /proc/net/pktgen
-notes:
-  - Supports check mode.
+extends_documentation_fragment:
+  - pktgen.lab.pktgen
 '''
 
 EXAMPLES = r'''
@@ -78,8 +71,7 @@ def run(proc, cmd, timeout):
     """Write CMD in a child (the write blocks for the whole run), wait at
     most TIMEOUT s, then read pgctrl's Result."""
     ctrl = os.path.join(proc, 'pgctrl')
-    if not os.path.exists(ctrl):
-        raise pp.PktgenError('no %s: load the module (modprobe pktgen)' % ctrl, errno.ENOENT)
+    pp.need(ctrl, 'load the module (modprobe pktgen)')
     r, w = os.pipe()
     t0 = time.time()
     pid = os.fork()
@@ -124,11 +116,9 @@ def run(proc, cmd, timeout):
 
 def main():
     module = AnsibleModule(
-        argument_spec=dict(
+        argument_spec=pp.argument_spec(
             start_at=dict(type='str', required=True),
             timeout=dict(type='float', default=600),
-            netns=dict(type='str'),
-            proc_dir=dict(type='path', default=pp.PROC),
         ),
         supports_check_mode=True,
     )
@@ -141,10 +131,7 @@ def main():
     cmd = 'start_at ' + at
     if module.check_mode:
         module.exit_json(changed=True, command=cmd)
-    try:
-        out = pp.in_netns(p['netns'], lambda: run(p['proc_dir'], cmd, p['timeout']))
-    except pp.PktgenError as e:
-        module.fail_json(command=cmd, **pp.fail_args(e))
+    out = pp.run_module(module, lambda: run(p['proc_dir'], cmd, p['timeout']), command=cmd)
     module.exit_json(changed=True, command=cmd, **out)
 
 
