@@ -341,6 +341,20 @@ check-debug: debug-kernel
 	STRESS=1 TEST_TIMEOUT=$${TEST_TIMEOUT:-3000} VM_TIMEOUT=$${VM_TIMEOUT:-43200} \
 		tests/lib/check.sh $$(tests/lib/debug-kernel.sh 2>/dev/null | tail -n 1)
 
+# The documentation's example runs and figures (tests/lib/figures.sh) in
+# a VM of the newest kernel (KERNELS=KV another): the PNGs go to
+# Documentation/images, the runs' output to build/figures/figures/*.txt
+# for the text around them.
+figures:
+	tests/lib/setup.sh
+	tests/lib/build-all.sh
+	rm -rf build/figures && mkdir -p build/figures
+	VM_OUT=$(CURDIR)/build/figures tests/lib/vm.sh figures $(KERNELS)
+	for f in sweep-veth0 sweep-dummy0; do \
+		cp build/figures/figures/$$f.png Documentation/images/$$f.png || exit 1; done
+	for f in tbf lossy delay; do \
+		cp build/figures/figures/rfc2544/$$f.png Documentation/images/rfc2544-$$f.png || exit 1; done
+
 # Set up, build, boot a VM and send packets with a classic script.
 run:
 	tests/lib/setup.sh
@@ -355,7 +369,7 @@ sparse: kdir-check
 style:
 	tests/lib/style.sh || [ $$? -eq 4 ]
 
-.PHONY: all modules modules-all helpers clean install check run sparse style debug-kernel check-debug
+.PHONY: all modules modules-all helpers clean install check run figures sparse style debug-kernel check-debug
 .PHONY: kcsan-kernel
 .PHONY: kernels check-all
 .PHONY: kdir-check uninstall-dkms sign deb dkms-force

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Runs inside the VM (as root), started by vm.sh:
-#	guest.sh check|run|mutants KV OUT [VAR=value...]
+#	guest.sh check|run|mutants|figures KV OUT [VAR=value...]
 # VAR=value arguments (TESTS, TEST_TIMEOUT, PKTGEN_MODULE, ...) are
 # exported first: vng does not pass the host environment through.
 set -u
@@ -55,5 +55,6 @@ case $mode in
 check) exec "$REPO/tests/lib/run.sh" ;;
 run) exec "$REPO/tests/lib/demo.sh" ;;
 mutants) exec "$REPO/tests/lib/mutants-guest.sh" ;;
+figures) exec "$REPO/tests/lib/figures.sh" ;;
 *) echo "guest.sh: unknown mode '$mode'" >&2; exit 2 ;;
 esac

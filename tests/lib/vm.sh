@@ -8,6 +8,8 @@
 #	tests/lib/vm.sh run [KV]	the newest of them by default
 #	tests/lib/vm.sh mutants KV VAR=value...	tests/lib/mutants-guest.sh
 #					(make check-mutants, tests/lib/mutants.sh)
+#	tests/lib/vm.sh figures [KV]	the documentation's example runs
+#					(tests/lib/figures.sh, make figures)
 # (those with headers in /lib/modules/KV/build and an image in /boot or
 # unpacked by tests/lib/setup.sh into the cache)
 # A KV without /boot/vmlinuz-KV boots its image in tests/lib/kernels.sh's
@@ -42,8 +44,8 @@ REPO=$(cd "$(dirname "$0")/../.." && pwd)
 mode=${1:-}
 shift || true
 case $mode in
-check|run|mutants) ;;
-*) echo "usage: $0 check|run|mutants [KV...]" >&2; exit 2 ;;
+check|run|mutants|figures) ;;
+*) echo "usage: $0 check|run|mutants|figures [KV...]" >&2; exit 2 ;;
 esac
 
 # The fast subset: the tests that compare with the kernel's own pktgen.ko
@@ -71,7 +73,7 @@ PATH=$(dirname "$(readlink -f "$VNG")"):$PATH
 kernels=("$@")
 if [ ${#kernels[@]} -eq 0 ]; then
 	mapfile -t kernels < <("$REPO/tests/lib/kernels.sh" suite)
-	[ "$mode" = run ] && [ ${#kernels[@]} -gt 0 ] && kernels=("${kernels[-1]}")
+	case $mode in run | figures) [ ${#kernels[@]} -gt 0 ] && kernels=("${kernels[-1]}") ;; esac
 fi
 if [ ${#kernels[@]} -eq 0 ]; then
 	echo "vm.sh: no kernel with /lib/modules/KV/build and an image (run tests/lib/setup.sh)" >&2
@@ -156,7 +158,7 @@ mq_probe() {
 		unshare -n -- bash -c "$(declare -f mq_wire); mq_wire" >"$OUT/mq-wire.log" 2>&1
 }
 MQ_NETNS=()
-if [ "$mode" != run ] && [ "${VM_NICS:-1}" != 0 ]; then
+if [ "$mode" != run ] && [ "$mode" != figures ] && [ "${VM_NICS:-1}" != 0 ]; then
 	if mq_probe; then
 		NIC_OPTS+=$MQ_OPTS
 		# QEMU in a netns of its own, wired there first
@@ -184,7 +186,7 @@ boot() {	# KV MODE [VAR=value...]: run guest.sh MODE in a VM (the VARs
 	# after genv's), console to $OUT/console-KV.log
 	local kv=$1 m=$2 cmd rc t0 append attempt qopts=${VM_QEMU_OPTS:-}
 	shift 2
-	[ "$m" != run ] && [ "${VM_NICS:-1}" != 0 ] && qopts+=$NIC_OPTS
+	case $m in run | figures) ;; *) [ "${VM_NICS:-1}" != 0 ] && qopts+=$NIC_OPTS ;; esac
 	cmd="bash $(printf '%q ' "$REPO/tests/lib/guest.sh" "$m" "$kv" "$OUT" "${genv[@]}" "$@")"
 	# a cached kernel or one from its build tree: guest.sh makes its
 	# modules loadable
@@ -270,8 +272,8 @@ kernel_lines_filter() {
 	fi
 }
 
-if [ "$mode" = run ]; then
-	boot "${kernels[0]}" run
+if [ "$mode" = run ] || [ "$mode" = figures ]; then
+	boot "${kernels[0]}" "$mode"
 	exit
 fi
 # mutants KV VAR=value...: the VARs go into the guest
