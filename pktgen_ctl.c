@@ -28,6 +28,12 @@ unsigned long pg_thread_post(struct pktgen_thread *t, enum pg_thread_ctl ctl)
 	spin_lock_bh(&t->ctl_lock);
 	ticket = ++t->ctl_posted;
 	task = t->task;
+	/*
+	 * Requests are a sequence: a stop cancels a start the thread has not
+	 * taken yet, whose writer may already be gone (Ctrl-C in pgctrl).
+	 */
+	if (ctl == PG_CTL_STOP)
+		t->control &= ~(BIT(PG_CTL_RUN) | BIT(PG_CTL_RUN_AT));
 	if (task)
 		t->control |= BIT(ctl);
 	else	/* no kthread yet, so no device: nothing to do */
@@ -144,12 +150,6 @@ static void pg_ctrl_run(struct pktgen_net *pn, enum pg_thread_ctl ctl)
 	}
 }
 
-/* pgctrl "start": run every device, return when all have stopped. */
-void pg_ctrl_start(struct pktgen_net *pn)
-{
-	pg_ctrl_run(pn, PG_CTL_RUN);
-}
-
 static __printf(2, 3) void pg_ctrl_set_result(struct pktgen_net *pn, const char *fmt, ...)
 {
 	va_list ap;
@@ -159,6 +159,21 @@ static __printf(2, 3) void pg_ctrl_set_result(struct pktgen_net *pn, const char 
 	vscnprintf(pn->ctrl_result, sizeof(pn->ctrl_result), fmt, ap);
 	va_end(ap);
 	mutex_unlock(&pn->lock);
+}
+
+/*
+ * pgctrl "start": run every device, return when all have stopped.
+ * -EBUSY while a start_at waits or runs: its gate holds whole threads,
+ * so devices started now would not send until then.
+ */
+int pg_ctrl_start(struct pktgen_net *pn)
+{
+	if (test_bit(PG_NET_START_AT, &pn->ctrl_flags)) {
+		pg_ctrl_set_result(pn, "ERROR: start: a start_at is waiting or running");
+		return -EBUSY;
+	}
+	pg_ctrl_run(pn, PG_CTL_RUN);
+	return 0;
 }
 
 static bool pg_any_device(struct pktgen_net *pn, bool *running)
@@ -234,7 +249,8 @@ void pg_ctrl_start_at_run(struct pktgen_net *pn, u64 target)
 /*
  * Device command "inject": run this device alone and return when it has
  * finished (a signal stops it; a rename or removal of its file ends the
- * wait, not the run).  -EBUSY if it already runs, -ENODEV if the file is
+ * wait, not the run).  -EBUSY if it already runs or a start_at waits or
+ * runs (its gate would hold this device too), -ENODEV if the file is
  * going away.
  */
 int pg_dev_inject(struct pktgen_dev *pkt_dev)
@@ -247,7 +263,8 @@ int pg_dev_inject(struct pktgen_dev *pkt_dev)
 	if (pkt_dev->file_closing)
 		err = -ENODEV;
 	else if (pkt_dev->running || pkt_dev->inject == PG_INJECT_PENDING ||
-		 pkt_dev->inject == PG_INJECT_RUNNING)
+		 pkt_dev->inject == PG_INJECT_RUNNING ||
+		 test_bit(PG_NET_START_AT, &pn->ctrl_flags))
 		err = -EBUSY;
 	else
 		WRITE_ONCE(pkt_dev->inject, PG_INJECT_PENDING);

@@ -31,7 +31,7 @@ enum pg_thread_ctl {
 unsigned long pg_thread_post(struct pktgen_thread *t, enum pg_thread_ctl ctl);
 void pg_thread_post_wait(struct pktgen_thread *t, enum pg_thread_ctl ctl);
 void pg_thread_kick(struct pktgen_thread *t);
-void pg_ctrl_start(struct pktgen_net *pn);
+int pg_ctrl_start(struct pktgen_net *pn);
 int pg_ctrl_start_at_claim(struct pktgen_net *pn, u64 ns, bool relative, u64 *target);
 void pg_ctrl_start_at_run(struct pktgen_net *pn, u64 target);
 void pg_ctrl_post_all(struct pktgen_net *pn, enum pg_thread_ctl ctl);

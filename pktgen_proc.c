@@ -268,7 +268,7 @@ static ssize_t pg_ctrl_write(struct file *file, const char __user *ubuf,
 
 	if (!strcmp(cmd, "start")) {
 		pg_ctrl_settle_all(pn);
-		pg_ctrl_start(pn);
+		err = pg_ctrl_start(pn);
 	} else if (!strncmp(cmd, "start_at ", 9)) {
 		err = pg_ctrl_start_at_cmd(pn, cmd + 9);
 	} else if (!strcmp(cmd, "stop")) {

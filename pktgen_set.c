@@ -539,7 +539,8 @@ static int pg_cmd_inject(struct pktgen_dev *pkt_dev, char *val)
 	err = pg_dev_inject(pkt_dev);
 
 	if (err == -EBUSY)
-		return pg_error(pkt_dev, err, "inject: %s is already running", pkt_dev->name);
+		return pg_error(pkt_dev, err, "inject: %s is already running, or a start_at waits",
+				pkt_dev->name);
 	if (err)
 		return pg_error(pkt_dev, err, "inject: %s is being renamed or removed",
 				pkt_dev->name);
