@@ -67,12 +67,32 @@ def _plain(plt, ax):
     ax.yaxis.set_major_formatter(EngFormatter(sep=''))
 
 
+def _eng(v):
+    """v with k, M, G (14.9M), as the axes show numbers."""
+    from matplotlib.ticker import EngFormatter
+    return EngFormatter(places=1, sep='')(v)
+
+
 def _size_ticks(ax, sizes, labels=None):
-    """The frame sizes as ticks of a numeric axis (their true spacing)."""
-    ax.set_xticks(sizes)
-    ax.set_xticklabels(labels or [f'{s:g}' for s in sizes], rotation=45 if len(sizes) > 8
-                       else 0)
+    """The frame sizes as ticks of a numeric axis (their true spacing).
+    Small sizes crowd such an axis (64, 128 and 256 next to 9000): a
+    label that would overlap one kept is left blank, its tick stays; the
+    smallest and largest sizes are labelled first, then from the largest
+    down (1518 before 1280 and 1024)."""
+    labels = list(labels or [f'{s:g}' for s in sizes])
     ax.set_xlim(0, max(sizes) * 1.05 if sizes else 1)
+    ax.set_xticks(sizes)
+    ax.set_xticklabels(labels)
+    if len(sizes) < 2:
+        return
+    renderer = ax.figure.canvas.get_renderer()
+    boxes = [t.get_window_extent(renderer).expanded(1.2, 1.0) for t in ax.get_xticklabels()]
+    order = sorted(range(len(sizes)), key=lambda i: sizes[i])
+    kept = []
+    for i in [order[0]] + order[::-1]:
+        if not any(boxes[i].overlaps(boxes[k]) for k in kept):
+            kept.append(i)
+    ax.set_xticklabels([t if i in kept else '' for i, t in enumerate(labels)])
 
 
 def rate_vs_size(path, sizes, pps, mbps, title, subtitle='', spread=None, line_pps=None,
@@ -88,11 +108,20 @@ def rate_vs_size(path, sizes, pps, mbps, title, subtitle='', spread=None, line_p
                [hi - p for p, (_, hi) in zip(pps, spread)]]
     ax.errorbar(sizes, pps, yerr=err, fmt='-o', color='tab:blue', capsize=4,
                 label='packets/s (median; bar: lowest to highest run)')
+    # The measured rates set the scale: a line rate far above them (a
+    # 10G line at 64 bytes, a VM's rates) would flatten them to the floor.
+    top = max(hi for _, hi in spread) if spread else max(pps, default=0)
+    top = top * 1.3 or 1
     if line_pps:
-        ax.plot(sizes, line_pps, '--', color='black', label='line rate, packets/s')
+        label = 'line rate, packets/s'
+        if max(line_pps) > 3 * top / 1.3:
+            label += f' (up to {_eng(max(line_pps))}, above the axis where not drawn)'
+        else:
+            top = max(top, max(line_pps) * 1.05)
+        ax.plot(sizes, line_pps, '--', color='black', label=label)
     ax.set_xlabel(xlabel)
     ax.set_ylabel('packets per second (packets/s)')
-    ax.set_ylim(bottom=0)
+    ax.set_ylim(0, top)
     ax.grid(True, color='0.85')
     _plain(plt, ax)
     _size_ticks(ax, sizes)

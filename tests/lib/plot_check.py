@@ -59,6 +59,26 @@ def main(out):
           ticks == sizes and left.get_xscale() == 'linear', f'{ticks}')
     xs = list(left.lines[0].get_xdata())
     check('rate_vs_size: points at their sizes', xs == sizes, f'{xs}')
+    # a 10G line rate (14.9M packets/s at 64 bytes) 50x above the rates
+    top = left.get_ylim()[1]
+    legend = [t.get_text() for t in left.get_legend().get_texts()]
+    check('rate_vs_size: the measured rates set the scale, a line far above is said',
+          max(pps) + 10 <= top <= 1.5 * (max(pps) + 10)
+          and any('above the axis' in t and '14.9M' in t for t in legend), f'{top} {legend}')
+    near = [p * 1.2 for p in pps]
+    fig = pgplot.rate_vs_size(path, sizes, pps, mbps, 'sweep', 'sub', line_pps=near)
+    check('rate_vs_size: a line rate near the rates is on the axis',
+          fig.axes[0].get_ylim()[1] >= max(near), f'{fig.axes[0].get_ylim()}')
+    crowded = sizes + [9000]
+    fig = pgplot.rate_vs_size(path, crowded, [100000] * 8, [1.0] * 8, 'sweep', 'sub')
+    labels = [t for t in fig.axes[0].get_xticklabels() if t.get_text()]
+    boxes = [t.get_window_extent() for t in labels]
+    clash = [(a.get_text(), b.get_text()) for i, a in enumerate(labels)
+             for j, b in enumerate(labels) if i < j and boxes[i].overlaps(boxes[j])]
+    texts = [t.get_text() for t in labels]
+    check('rate_vs_size: 64 to 9000 bytes: tick labels do not overlap, both ends labelled',
+          not clash and texts[0] == '64' and texts[-1] == '9000'
+          and list(fig.axes[0].get_xticks()) == crowded, f'{texts} {clash}')
 
     rows = [rfc2544.row('throughput-ndr', s, throughput_pps=1000 - s // 2, offered_pps=1200)
             for s in (64, 512, 1518)] + \
