@@ -150,8 +150,10 @@ def panels(path, x, spec, xlabel, title, subtitle='', xticks=None, xticklabels=N
             pts = sorted((a, b) for a, b in zip(x, ys) if b is not None)
             if not pts:
                 continue
+            # a dashed line of one point draws nothing: a marker then
             ax.plot([a for a, _ in pts], [b for _, b in pts],
-                    '--' if dashed else STYLES[k % len(STYLES)], label=label)
+                    ('--x' if len(pts) == 1 else '--') if dashed else STYLES[k % len(STYLES)],
+                    label=label)
         ax.set_ylabel(p['ylabel'])
         ax.set_ylim(bottom=0)
         _plain(plt, ax)

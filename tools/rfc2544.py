@@ -302,12 +302,18 @@ def plot(path, rows, line_mbps, title, subtitle=''):
         if max(line) <= 10 * top:
             tp.append(('line rate', line, True))
         else:		# it would flatten the rest: say what it is
-            notes.append(f'line rate {round(min(line))}-{round(max(line))} packets/s: '
+            lo, hi = round(min(line)), round(max(line))
+            notes.append(f'line rate {lo}{"-" + str(hi) if hi != lo else ""} packets/s: '
                          'off scale')
     lat = [('p99.9' if k == 'p999' else k, series('latency', f'latency_{k}_ns', 1000.0),
             k == 'max') for k in ('min', 'p50', 'p99', 'p999', 'max')]
-    return pgplot.panels(path, xs, [{'ylabel': 'throughput (packets/s)', 'series': tp},
-                                    {'ylabel': 'latency (us)', 'series': lat}],
-                         'frame size (bytes, with FCS)', title, subtitle,
-                         xticks=xs, xticklabels=labels, notes=notes)
+    # a panel only for what was measured (a latency run has no throughput)
+    spec = [{'ylabel': 'throughput (packets/s)', 'series': tp},
+            {'ylabel': 'latency (us)', 'series': lat}]
+    measured = [p for p in spec[:1] if any(v is not None for _, vals, _ in tp[:2] for v in vals)]
+    if not measured:
+        notes = []
+    measured += [p for p in spec[1:] if any(v is not None for _, vals, _ in lat for v in vals)]
+    return pgplot.panels(path, xs, measured or spec[:1], 'frame size (bytes, with FCS)',
+                         title, subtitle, xticks=xs, xticklabels=labels, notes=notes)
 

@@ -95,6 +95,10 @@ def main(out):
           and lat.get_ylabel() == 'latency (us)'
           and lat.get_xlabel() == 'frame size (bytes, with FCS)',
           f'{tp.get_ylabel()!r} {lat.get_ylabel()!r} {lat.get_xlabel()!r}')
+    fig = rfc2544.plot(path, [r for r in rows if r['test'] == 'latency'], 10.0, 'rfc2544')
+    check('panels (rfc2544): a latency run has the latency panel only, no empty one',
+          [a.get_ylabel() for a in fig.axes] == ['latency (us)'],
+          f'{[a.get_ylabel() for a in fig.axes]}')
     ticks = [round(t, 1) for t in lat.get_xticks()]
     check('panels (rfc2544): sizes numeric, imix at its mean frame',
           ticks == [64, 512, 1518, 361.8] and lat.get_xticklabels()[3].get_text() == 'imix (362)',
