@@ -74,10 +74,10 @@ no_ns_ok() {
 }
 
 ktap_header
+ktap_plan 8
 if ! /usr/bin/python3 -c 'import prometheus_client' 2>/dev/null || ! command -v promtool >/dev/null; then
 	ktap_skip_all "pktgen-exporter" "needs python3-prometheus-client and promtool (prometheus)"
 fi
-ktap_plan 8
 check "a scrape (pow2 buckets)" scrape
 check "promtool check metrics: clean" promtool_ok
 check "pgstats: packets, bytes, rate in bytes/s, start time in seconds" pgstats_ok
