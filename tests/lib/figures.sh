@@ -52,4 +52,4 @@ case " $FIGURES " in *" sweep "*) sweeps || exit 1 ;; esac
 case " $FIGURES " in
 *" rfc2544 "*) OUT=$D bash "$(dirname "$0")/rfc2544-demo.sh" "$D/rfc2544" || exit 1 ;;
 esac
-ls -l "$D" "$D"/rfc2544 2>/dev/null
+ls -lR "$D"
