@@ -56,6 +56,9 @@ ktap_plan 9
 ktap_setup setup
 
 check "exporter scraped: up == 1" scraped
+# no count: the run lasts until the page has been read during it, however
+# long Chromium takes to start (over a minute from 5.10's 9p root)
+in_ns "$TX" pg_set veth0 "count 0"
 ip netns exec "$TX" sh -c 'echo start > /proc/net/pktgen/pgctrl' &
 run=$!
 slowwait 60 eval 'v=$(q "sum(rate(pgrx_rx_packets_total[20s]))") && [ "${v%.*}" != 0 ]'
@@ -65,6 +68,7 @@ check "during the run: the page renders, host 'guest' listed" \
 live=$(cell "$DOM" rx-pps-total)
 check "during the run: rx packets/s total > 0 ($live)" \
 	eval '[ -n "$live" ] && [ "$live" != - ] && /usr/bin/python3 -c "import sys; sys.exit(float(sys.argv[1]) <= 0)" "$live"'
+in_ns "$TX" pg_write pgctrl stop
 check "the run ends" eval "timeout -s INT 180 tail --pid=$run -f /dev/null"
 sleep 10
 slowwait 60 eval '[ "$(q "sum(pgrx_rx_packets_total)")" = "$(q "sum(pgrx_rx_packets_total offset 5s)")" ]'
