@@ -172,6 +172,22 @@ pg_netdev_get_by_name(struct net *net, const char *name, netdevice_tracker *trac
 }
 
 /*
+ * The receiving device's hardware stamp of @skb, 0 if it has none.  A
+ * driver that resolves its stamps late (HAVE_NETDEV_GET_TSTAMP) keeps
+ * its own data in hwtstamps, which only its ndo_get_tstamp() turns into
+ * a time: on a device without one (a VLAN above it) there is no stamp.
+ */
+static inline ktime_t pg_skb_rx_hwtstamp(struct sk_buff *skb)
+{
+#ifdef HAVE_NETDEV_GET_TSTAMP
+	if (skb_shinfo(skb)->tx_flags & SKBTX_HW_TSTAMP_NETDEV)
+		return skb->dev->netdev_ops->ndo_get_tstamp ?
+		       netdev_get_tstamp(skb->dev, skb_hwtstamps(skb), false) : 0;
+#endif
+	return skb_hwtstamps(skb)->hwtstamp;
+}
+
+/*
  * A socket's drop counter (sk_drops): an atomic_t on every kernel built
  * here; the one place to change if it stops being one.
  */

@@ -143,6 +143,7 @@ static bool pg_rx_parse(const struct sk_buff *skb, struct pg_rx_pkt *p)
 	memset(&p->key, 0, sizeof(p->key));
 	p->stamp_sent = false;
 	p->stamp_copies = false;
+	p->hw = false;
 	pg_rx_read_hdr(h, ext, p);
 	if (!ext) {
 		p->key.ifindex = skb->skb_iif ?: skb->dev->ifindex;
@@ -158,6 +159,23 @@ static bool pg_rx_parse(const struct sk_buff *skb, struct pg_rx_pkt *p)
 	return true;
 }
 
+/*
+ * "clock hardware": the device's receive stamp as the arrival time, if
+ * the packet has one.  It is on the device's clock (a PHC), which must
+ * keep the sender's CLOCK_REALTIME scale less the offset (a PHC on TAI:
+ * offset -37 s); the sum wraps rather than overflows, and a wild result
+ * is a malformed stamp, as a wild sender stamp is.
+ */
+static void pg_rx_hw_arrival(struct pg_rx_net *rxn, struct sk_buff *skb, struct pg_rx_pkt *p)
+{
+	ktime_t hw = pg_skb_rx_hwtstamp(skb);
+
+	if (!hw)
+		return;
+	p->hw = true;
+	p->hw_ns = (s64)((u64)ktime_to_ns(hw) + (u64)READ_ONCE(rxn->hw_offset_ns));
+}
+
 static unsigned int pg_rx_hook(void *priv, struct sk_buff *skb,
 			       const struct nf_hook_state *state)
 {
@@ -170,6 +188,8 @@ static unsigned int pg_rx_hook(void *priv, struct sk_buff *skb,
 
 	if (!pg_rx_parse(skb, &p))
 		return NF_ACCEPT;
+	if (READ_ONCE(rxn->hw_clock))
+		pg_rx_hw_arrival(rxn, skb, &p);
 	/* hooks run under rcu_read_lock() */
 	t = rcu_dereference(rxn->table);
 	if (unlikely(!t))

@@ -56,6 +56,12 @@ struct pg_rx_net {
 	bool hooked;			/* a hook was ever registered */
 	int stats_mode;			/* enum pg_rx_stats_mode, read per packet */
 	u32 copies;			/* packets per number, taken by new streams */
+	/*
+	 * "clock hardware": arrival times from the device's receive stamps
+	 * (plus hw_offset_ns) where a packet has one; read per packet
+	 */
+	bool hw_clock;
+	s64 hw_offset_ns;
 	int display;			/* enum pg_rx_display */
 	u32 sample;			/* sampling setting (pktgen_rx_ring.h) */
 	u64 table_gen;			/* tables published so far */

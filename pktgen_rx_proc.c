@@ -210,6 +210,33 @@ static int pg_rx_cmd_sample(struct pg_rx_net *rxn, const char *arg)
 	return 0;
 }
 
+/*
+ * "clock software" (the default), "clock hardware [OFFSET_NS]": arrival
+ * times from the device's receive stamps, plus OFFSET_NS, where a packet
+ * carries one.  New packets take it at once; the streams say which
+ * clock their samples had.
+ */
+static int pg_rx_cmd_clock(struct pg_rx_net *rxn, const char *arg)
+{
+	const char *off = "";
+	s64 ns = 0;
+
+	if (!strncmp(arg, "hardware ", 9))
+		off = arg + 9;
+	if ((strcmp(arg, "software") && strcmp(arg, "hardware") && !*off) ||
+	    (*off && (kstrtos64(off, 10, &ns) || ns <= -PG_RXS_LAT_LIMIT ||
+		      ns >= PG_RXS_LAT_LIMIT))) {
+		pg_rx_result(rxn, "ERROR: clock takes software, or hardware [OFFSET_NS] %s",
+			     "(added to the device's stamps, |OFFSET_NS| < 2^40)");
+		return -EINVAL;
+	}
+	WRITE_ONCE(rxn->hw_offset_ns, ns);
+	WRITE_ONCE(rxn->hw_clock, arg[0] == 'h');
+	pg_rx_result(rxn, "OK: clock=%s offset_ns=%lld", arg[0] == 'h' ? "hardware" : "software",
+		     ns);
+	return 0;
+}
+
 static int pg_rx_cmd_display(struct pg_rx_net *rxn, const char *arg)
 {
 	int i;
@@ -241,6 +268,7 @@ static const struct pg_rx_cmd pg_rx_cmds[] = {
 	{ "copies",	false,	true,	false,	pg_rx_cmd_copies },
 	{ "display",	false,	true,	false,	pg_rx_cmd_display },
 	{ "sample",	false,	true,	true,	pg_rx_cmd_sample },
+	{ "clock",	false,	true,	true,	pg_rx_cmd_clock },
 };
 
 static int pg_rx_exec(struct pg_rx_net *rxn, const struct pg_rx_cmd *cmd, const char *arg)
@@ -291,7 +319,7 @@ static int pg_rx_command(struct pg_rx_net *rxn, char *buf)
 		pg_rx_result(rxn, "ERROR: one command and at most one argument per write");
 	else
 		pg_rx_result(rxn, "ERROR: unknown command \"%.32s\" (%s)", n ? word[0] : "",
-			     "rx IF, rx_disable [IF], rx_reset, statistics counter|basic|time, copies N, display human|script|json, sample [random] N");
+			     "rx IF, rx_disable [IF], rx_reset, statistics counter|basic|time, copies N, display human|script|json, sample [random] N, clock software|hardware [NS]");
 	mutex_unlock(&rxn->lock);
 	return -EINVAL;
 }
@@ -348,7 +376,7 @@ struct pg_rx_kv {
 	u64 v;
 };
 
-#define PG_RX_NKV	28
+#define PG_RX_NKV	29
 
 /* The stable names (Documentation/receiver.rst, "Output"), in their order. */
 static void pg_rx_kvs(const struct pg_rx_sum *d, struct pg_rx_kv *kv)
@@ -373,6 +401,7 @@ static void pg_rx_kvs(const struct pg_rx_sum *d, struct pg_rx_kv *kv)
 			{ "latency_samples", d->lat.count },
 			{ "latency_negative", d->lat_negative },
 			{ "latency_build_stamped", d->build_stamped },
+			{ "latency_hw_stamped", d->hw_stamped },
 			{ "latency_min_ns", d->lat.min },
 			{ "latency_avg_ns", f.avg },
 			{ "latency_max_ns", d->lat.max },
@@ -409,6 +438,8 @@ struct pg_rx_snap_stream {
 struct pg_rx_snap {
 	int display, mode, n, ndevs;
 	u32 copies;
+	bool hw_clock;
+	s64 hw_offset_ns;
 	u64 overflow;
 	char devs[PG_RX_MAX_DEVS][IFNAMSIZ];
 	char result[PG_RESULT_LEN];
@@ -433,6 +464,8 @@ static void pg_rx_snapshot(struct pg_rx_net *rxn, struct pg_rx_snap *b)
 	b->display = rxn->display;
 	b->mode = READ_ONCE(rxn->stats_mode);
 	b->copies = READ_ONCE(rxn->copies);
+	b->hw_clock = READ_ONCE(rxn->hw_clock);
+	b->hw_offset_ns = READ_ONCE(rxn->hw_offset_ns);
 	b->overflow = t ? pg_rx_overflow(t) : 0;
 	b->n = n;
 	b->ndevs = 0;
@@ -450,6 +483,16 @@ static void pg_rx_snapshot(struct pg_rx_net *rxn, struct pg_rx_snap *b)
 		pg_rx_sum_add(&b->total, &st->sum);
 	}
 	mutex_unlock(&rxn->lock);
+}
+
+/* Which clock a stream's (or the total's) latency samples had. */
+static const char *pg_rx_sum_clock(const struct pg_rx_sum *d)
+{
+	if (!d->lat.count)
+		return "none";
+	if (!d->hw_stamped)
+		return "software";
+	return d->hw_stamped == d->lat.count ? "hardware" : "mixed";
 }
 
 /* ---- reading: display script and human ------------------------------------------- */
@@ -476,6 +519,7 @@ static void pg_rx_show_stream_script(struct seq_file *seq, struct pg_rx_snap *b,
 
 	snprintf(prefix, sizeof(prefix), "s%d_", i);
 	seq_printf(seq, "%sstream=%s\n", prefix, st->name);
+	seq_printf(seq, "%slatency_clock=%s\n", prefix, pg_rx_sum_clock(&st->sum));
 	pg_rx_show_kv(seq, prefix, "latency_resolution_ns", st->ns_res ? 1 : NSEC_PER_USEC);
 	pg_rx_show_kv(seq, prefix, "first_seq", st->sum.first_seq);
 	pg_rx_show_kv(seq, prefix, "last_seq", st->sum.last_seq);
@@ -484,8 +528,8 @@ static void pg_rx_show_stream_script(struct seq_file *seq, struct pg_rx_snap *b,
 
 #define PG_RX_HUMAN_HDR1 "%-3s %-36s %10s %12s %8s %9s %6s %5s %9s %10s\n"
 #define PG_RX_HUMAN_ROW1 "%-3s %-36s %10llu %12llu %8llu %9llu %6llu %5llu %9llu %6llu.%03llu\n"
-#define PG_RX_HUMAN_HDR2 "%-3s %9s %10s %10s %10s %10s %10s %10s %10s %10s %9s %9s\n"
-#define PG_RX_HUMAN_ROW2 "%-3s %9llu %10llu %10llu %10llu %10llu %10llu %10llu %10llu %10llu %9llu %9llu\n"
+#define PG_RX_HUMAN_HDR2 "%-3s %9s %10s %10s %10s %10s %10s %10s %10s %10s %9s %9s %9s\n"
+#define PG_RX_HUMAN_ROW2 "%-3s %9llu %10llu %10llu %10llu %10llu %10llu %10llu %10llu %10llu %9llu %9llu %9llu\n"
 #define PG_RX_HUMAN_HDR3 "%-3s %9s %10s %10s %10s %10s\n"
 #define PG_RX_HUMAN_ROW3 "%-3s %9llu %10llu %10llu %10llu %10llu\n"
 
@@ -501,7 +545,8 @@ static void pg_rx_human_row2(struct seq_file *seq, const char *tag, const struct
 			     const struct pg_rx_figures *f)
 {
 	seq_printf(seq, PG_RX_HUMAN_ROW2, tag, d->lat.count, d->lat.min, f->avg, d->lat.max,
-		   f->stddev, f->p50, f->p90, f->p99, f->p999, d->jitter_ns, d->build_stamped);
+		   f->stddev, f->p50, f->p90, f->p99, f->p999, d->jitter_ns, d->build_stamped,
+		   d->hw_stamped);
 }
 
 static void pg_rx_human_row3(struct seq_file *seq, const char *tag, const struct pg_rx_sum *d,
@@ -509,6 +554,11 @@ static void pg_rx_human_row3(struct seq_file *seq, const char *tag, const struct
 {
 	seq_printf(seq, PG_RX_HUMAN_ROW3, tag, d->gap.count, d->gap.min, f->gap_avg, d->gap.max,
 		   f->gap_stddev);
+}
+
+static const char *pg_rx_clock_name(const struct pg_rx_snap *b)
+{
+	return b->hw_clock ? "hardware" : "software";
 }
 
 static void pg_rx_show_head(struct seq_file *seq, const struct pg_rx_snap *b)
@@ -522,14 +572,19 @@ static void pg_rx_show_head(struct seq_file *seq, const struct pg_rx_snap *b)
 			seq_printf(seq, "%s%s", i ? "," : "", b->devs[i]);
 		seq_printf(seq, "\nstatistics=%s\ncopies=%u\nstreams=%d\nstreams_max=%d\noverflow_packets=%llu\n",
 			   mode, b->copies, b->n, PG_RX_MAX_STREAMS, b->overflow);
+		seq_printf(seq, "clock=%s\nclock_offset_ns=%lld\n", pg_rx_clock_name(b),
+			   b->hw_offset_ns);
 		return;
 	}
 	seq_puts(seq, "Receiver on:");
 	for (i = 0; i < b->ndevs; i++)
 		seq_printf(seq, " %s", b->devs[i]);
-	seq_printf(seq, "%s  statistics: %s  streams: %d/%d  overflow packets: %llu  copies: %u\n",
+	seq_printf(seq, "%s  statistics: %s  streams: %d/%d  overflow packets: %llu  copies: %u  clock: %s",
 		   b->ndevs ? "" : " (none)", mode, b->n, PG_RX_MAX_STREAMS, b->overflow,
-		   b->copies);
+		   b->copies, pg_rx_clock_name(b));
+	if (b->hw_clock && b->hw_offset_ns)
+		seq_printf(seq, " %+lld ns", b->hw_offset_ns);
+	seq_putc(seq, '\n');
 }
 
 enum pg_rx_pass { PG_RX_SCRIPT, PG_RX_COUNTS, PG_RX_LATENCY, PG_RX_GAPS };
@@ -557,7 +612,8 @@ static void pg_rx_show_pass(struct seq_file *seq, struct pg_rx_snap *b, enum pg_
 			   "lost", "reordered", "dups", "late", "pps", "Mb/s");
 	if (pass == PG_RX_LATENCY)
 		seq_printf(seq, "Latency (ns):\n" PG_RX_HUMAN_HDR2, "#", "samples", "min", "avg",
-			   "max", "stddev", "p50", "p90", "p99", "p99.9", "jitter", "built");
+			   "max", "stddev", "p50", "p90", "p99", "p99.9", "jitter", "built",
+			   "hw");
 	if (pass == PG_RX_GAPS)
 		seq_printf(seq, "Inter-arrival (ns):\n" PG_RX_HUMAN_HDR3, "#", "samples", "min",
 			   "avg", "max", "stddev");
@@ -652,9 +708,11 @@ static void pg_rx_show_json(struct seq_file *seq, struct pg_rx_snap *b, int rec)
 			seq_puts(seq, i ? ", " : "");
 			pg_rx_json_str(seq, b->devs[i]);
 		}
-		seq_printf(seq, "],\n\"statistics\": \"%s\",\n\"copies\": %u, \"stream_count\": %d, \"streams_max\": %d, \"overflow_packets\": %llu,\n\"total\": {",
+		seq_printf(seq, "],\n\"statistics\": \"%s\",\n\"copies\": %u, \"stream_count\": %d, \"streams_max\": %d, \"overflow_packets\": %llu,\n",
 			   pg_rx_stats_names[b->mode], b->copies, b->n, PG_RX_MAX_STREAMS,
 			   b->overflow);
+		seq_printf(seq, "\"clock\": \"%s\", \"clock_offset_ns\": %lld,\n\"total\": {",
+			   pg_rx_clock_name(b), b->hw_offset_ns);
 		pg_rx_json_sum(seq, b, &b->total);
 		seq_puts(seq, ",\n\"streams\": [");
 		return;
@@ -668,8 +726,9 @@ static void pg_rx_show_json(struct seq_file *seq, struct pg_rx_snap *b, int rec)
 	st = &b->st[rec - 1];
 	seq_printf(seq, "%s\n{\"index\": %d, \"stream\": ", rec > 1 ? "," : "", rec - 1);
 	pg_rx_json_str(seq, st->name);
-	seq_printf(seq, ", \"latency_resolution_ns\": %lu, \"first_seq\": %u, \"last_seq\": %u, ",
-		   st->ns_res ? 1 : NSEC_PER_USEC, st->sum.first_seq, st->sum.last_seq);
+	seq_printf(seq, ", \"latency_resolution_ns\": %lu, \"latency_clock\": \"%s\", \"first_seq\": %u, \"last_seq\": %u, ",
+		   st->ns_res ? 1 : NSEC_PER_USEC, pg_rx_sum_clock(&st->sum), st->sum.first_seq,
+		   st->sum.last_seq);
 	pg_rx_json_sum(seq, b, &st->sum);
 }
 

@@ -120,10 +120,10 @@ static void pg_rx_count_stamp(struct pg_rx_stream *s, const struct pg_rx_pkt *p)
 }
 
 /*
- * Latency needs CLOCK_REALTIME (what the sender stamps); gaps and rate
- * take the monotonic clock under the stream's lock, so that it cannot
- * step and CPUs read it in the order in which they count.  Counter mode
- * reads no clock.
+ * Latency needs CLOCK_REALTIME (what the sender stamps), or the device's
+ * receive stamp on that scale (p->hw); gaps and rate take the monotonic
+ * clock under the stream's lock, so that it cannot step and CPUs read it
+ * in the order in which they count.  Counter mode reads no clock.
  */
 void pg_rx_count(struct pg_rx_stream *s, const struct pg_rx_pkt *p, int mode)
 {
@@ -143,7 +143,10 @@ void pg_rx_count(struct pg_rx_stream *s, const struct pg_rx_pkt *p, int mode)
 	s64 lat;
 
 	if (in.timed && in.stamped) {
-		ktime_get_real_ts64(&now);
+		if (p->hw)
+			now = ns_to_timespec64(p->hw_ns);
+		else
+			ktime_get_real_ts64(&now);
 		in.now_sec = now.tv_sec;
 		in.now_nsec = now.tv_nsec;
 	}
@@ -153,6 +156,8 @@ void pg_rx_count(struct pg_rx_stream *s, const struct pg_rx_pkt *p, int mode)
 	bucket = pg_rxs_count(&s->seq, &s->time, &in);
 	if (in.timed && in.stamped && s->key.has_id)
 		pg_rx_count_stamp(s, p);
+	if (bucket >= 0 && p->hw)
+		s->hw_stamped++;
 	/* pairs with smp_store_release() in pg_rx_table_sampling() */
 	ring = smp_load_acquire(&s->ring);
 	if (ring && in.timed && in.stamped && !in.malformed &&
@@ -267,6 +272,7 @@ void pg_rx_sum_stream(struct pg_rx_stream *s, struct pg_rx_sum *d)
 	d->jitter_ns = pg_rxs_jitter_ns(&s->time);
 	d->lat_negative = s->time.lat_negative;
 	d->build_stamped = s->build_stamped;
+	d->hw_stamped = s->hw_stamped;
 	d->lat = s->time.lat;
 	pg_rxs_gaps(&s->time, &d->gap);
 	pg_rxs_rate(&s->time, &d->rate);
@@ -293,6 +299,7 @@ void pg_rx_sum_add(struct pg_rx_sum *tot, const struct pg_rx_sum *s)
 	tot->wild += s->wild;
 	tot->lat_negative += s->lat_negative;
 	tot->build_stamped += s->build_stamped;
+	tot->hw_stamped += s->hw_stamped;
 	tot->jitter_ns = max(tot->jitter_ns, s->jitter_ns);
 	tot->rate.pps += s->rate.pps;
 	tot->rate.bps += s->rate.bps;

@@ -55,6 +55,8 @@ struct pg_rx_stream {
 	/* samples whose stamp is not their send's, and the last copy's stamp */
 	u64 build_stamped;
 	u64 copy_stamp;
+	/* samples whose arrival time is the device's */
+	u64 hw_stamped;
 };
 
 struct pg_rx_table {
@@ -76,6 +78,8 @@ struct pg_rx_pkt {
 	bool malformed;			/* stamp out of range */
 	bool stamp_sent;		/* extension: stamped as sent (PG_EXT_F_SENT) */
 	bool stamp_copies;		/* ... one of copies (PG_EXT_F_COPIES) */
+	bool hw;			/* arrival time from the device's stamp: */
+	s64 hw_ns;			/* CLOCK_REALTIME ns, offset applied */
 	unsigned int frame_len;		/* Ethernet frame, FCS excluded */
 };
 
@@ -86,6 +90,7 @@ struct pg_rx_sum {
 	u64 wild;			/* of malformed: numbers not tracked */
 	u64 lat_negative;
 	u64 build_stamped;		/* latency from a stamp not its send's */
+	u64 hw_stamped;			/* arrival from the device's stamp */
 	struct pg_rxs_moments lat, gap;
 	struct pg_rxs_rate rate;
 	u32 first_seq, last_seq;
