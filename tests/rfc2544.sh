@@ -6,11 +6,13 @@
 # known: a router namespace whose egress is shaped by tbf (the NDR within
 # a few percent of the tbf rate at every frame size), one with netem loss
 # (no NDR, the PDR found), one with netem delay (the latency's p50 near
-# the delay) and plain forwarding (no loss: NDR, the loss steps and the
-# back-to-back burst all at the maximum tried, on IMIX frames).  Short
-# trials, coarse resolution and rates a TCG guest delivers: the method is
-# what is checked here, tests/host/rfc2544.sh checks the searches
-# exactly.
+# the delay at four loads of --rate) and plain forwarding (no loss: NDR,
+# the loss steps and the back-to-back burst all at the maximum tried,
+# the latency at 10, 50, 90 and 100 % of it with pgrx's histograms, on
+# IMIX frames).  Short trials (-D everywhere: the tool's default is
+# RFC 2544's 60 s), coarse resolution and rates a TCG guest delivers: the
+# method is what is checked here, tests/host/rfc2544.sh checks the
+# searches and the progress lines exactly.
 #
 #   netns TX                netns FWD (ip_forward=1)              netns RX
 #   pktgen-rfc2544 --------> veth1  forward  veth2 (tbf|netem) --> veth3 pgrx
@@ -83,7 +85,7 @@ if ! qdiscs; then
 	ktap_finish
 fi
 
-rx_begin 19
+rx_begin 26
 ktap_diag "setup: $SECONDS s"
 
 # 1. tbf rate R: the NDR is R / ((size - 4) x 8) frames/s (tbf counts
@@ -105,9 +107,10 @@ dut netem loss 20%
 bench lossy "netem loss: throughput with --pdr 30 at 64" throughput -- \
 	--frame-size 64 --max-rate 5000 -r 10 --pdr 30 -D 0.3
 
-# 3. netem delay 10 ms: latency at 2000 pps
+# 3. netem delay 10 ms: latency at 10, 50, 90 and 100 % of 2000 pps
 dut netem delay 10ms
-bench delay "netem delay: latency at 2000 pps, 64 bytes" latency -- --frame-size 64 --rate 2000
+bench delay "netem delay: latency at four loads of 2000 pps, 64 bytes" latency -- \
+	--frame-size 64 --rate 2000
 
 # 4. plain forwarding: all four tests on IMIX frames, at most 3000 pps
 dut

@@ -20,7 +20,10 @@ RFC2544_SIZES = (64, 128, 256, 512, 1024, 1280, 1518)
 # the simple IMIX: 64, 594 and 1518-byte frames (with FCS; IP packets of
 # 46, 576 and 1500 bytes) weighted 7:4:1
 IMIX = ((64, 7), (594, 4), (1518, 1))
-LATENCY_KEYS = ('min', 'avg', 'max', 'p50', 'p99', 'p999', 'jitter')
+LATENCY_KEYS = ('min', 'avg', 'max', 'p50', 'p90', 'p99', 'p999', 'jitter')
+LATENCY_LOADS = (10.0, 50.0, 90.0, 100.0)	# percent of the throughput found
+DURATION = 60.0		# s a trial, RFC 2544 section 24
+QUICK_DURATION = 10.0	# s a trial, --quick
 FIELDS = ['test', 'frame_size', 'accept_loss_pct', 'load_pct', 'offered_pps',
           'throughput_pps', 'throughput_mbps', 'line_pct', 'loss_pct', 'back_to_back',
           'trials'] + [f'latency_{k}_ns' for k in LATENCY_KEYS]
@@ -28,13 +31,16 @@ FIELDS = ['test', 'frame_size', 'accept_loss_pct', 'load_pct', 'offered_pps',
 
 class Trial:
     """One trial: `offered` frames at `rate` pps (or a burst), `tx` sent,
-    `rx` received once each; latency figures (ns) when measured."""
+    `rx` received once each; latency figures (ns) when measured, and
+    pgrx's histogram ([lo_ns, hi_ns, count] buckets) when read."""
 
-    def __init__(self, rate, offered, tx, rx, tx_pps=None, latency=None, elapsed=0.0):
+    def __init__(self, rate, offered, tx, rx, tx_pps=None, latency=None, elapsed=0.0,
+                 histogram=None):
         self.rate, self.offered, self.tx, self.rx = rate, offered, tx, rx
         self.tx_pps = tx_pps if tx_pps is not None else rate
         self.latency = latency or {}
         self.elapsed = elapsed
+        self.histogram = histogram
 
     @property
     def lost(self):
@@ -131,8 +137,25 @@ def parse_rate(text):
     return 'pps', v
 
 
+def parse_loads(text):
+    """'10,50,90,100' -> [10.0, 50.0, 90.0, 100.0]: percentages in
+    (0, 100], in the order given, each once; ValueError otherwise."""
+    out = []
+    for s in text.split(','):
+        s = s.strip().removesuffix('%')
+        try:
+            v = float(s)
+        except ValueError:
+            raise ValueError(f'{s!r}: not a load (a percentage)') from None
+        if not 0 < v <= 100:
+            raise ValueError(f'{s}: a load is a percentage in (0, 100]')
+        if v not in out:
+            out.append(v)
+    return out
+
+
 # ------------------------------------------------------------------ searches
-def throughput(trial, max_rate, resolution, accepts=(0.0,), report=None):
+def throughput(trial, max_rate, resolution, accepts=(0.0,), report=None, left=None):
     """RFC 2544 26.1 by binary search: for each acceptable loss (percent;
     0 is the no-drop rate, NDR, a higher one a partial-drop rate, PDR)
     the highest rate in [1, max_rate] pps whose trial lost at most that.
@@ -144,11 +167,20 @@ def throughput(trial, max_rate, resolution, accepts=(0.0,), report=None):
     reused by every acceptance; a larger acceptance starts from the rate
     the smaller one found (loss assumed not to fall as the rate rises).
 
+    left(n), after every step, gets the most trials the search may still
+    run (for Progress).
+
     Returns {accept: (rate or None, Trial or None)}: None when no rate
     passed (no NDR: the device loses frames however slowly it is fed)."""
     max_rate = int(max_rate)
     step = max(1, resolution * max_rate)
     cache = {}
+    accepts = sorted(accepts)
+
+    def tell(i, lo, hi):
+        if left:
+            left(halvings(hi - lo, step) +
+                 (len(accepts) - 1 - i) * halvings(max_rate - lo, step))
 
     def run(rate, acc):
         if rate not in cache:
@@ -159,13 +191,15 @@ def throughput(trial, max_rate, resolution, accepts=(0.0,), report=None):
         return t
 
     out, lo, best = {}, 0, None
-    for acc in sorted(accepts):
+    for i, acc in enumerate(accepts):
         hi = max_rate
         t = run(max_rate, acc)
         if t.passes(acc):
             out[acc] = (max_rate, t)
             lo, best = max_rate, t
+            tell(i, lo, hi)
             continue
+        tell(i, lo, hi)
         while hi - lo > step:
             mid = (lo + hi) // 2
             if mid <= lo or mid >= hi:
@@ -175,26 +209,33 @@ def throughput(trial, max_rate, resolution, accepts=(0.0,), report=None):
                 lo, best = mid, t
             else:
                 hi = mid
+            tell(i, lo, hi)
         out[acc] = (lo, best) if best is not None else (None, None)
+    if left:
+        left(0)
     return out
 
 
-def back_to_back(trial, max_frames, resolution, report=None):
+def back_to_back(trial, max_frames, resolution, report=None, left=None):
     """RFC 2544 26.4: the longest burst (frames sent back to back at the
     maximum rate) with no loss, by binary search on the length in
     [1, max_frames]: the first trial is max_frames, the search stops when
     the interval is at most `resolution` x its upper end (at least 1
     frame) wide: relative to the answer, which may be far below the
-    longest burst tried.  Returns (frames, Trial), (0, None) if even 1
-    frame is lost."""
+    longest burst tried.  left(n) as throughput()'s.  Returns (frames,
+    Trial), (0, None) if even 1 frame is lost."""
     max_frames = int(max_frames)
     t = trial(max_frames)
     if report:
         report(0.0, t)
     if t.passes(0):
+        if left:
+            left(0)
         return max_frames, t
     lo, hi, best = 0, max_frames, None
     while hi - lo > max(1, resolution * hi):
+        if left:		# the stop only grows: res x hi > res x lo
+            left(halvings(hi - lo, max(1, resolution * lo)))
         mid = (lo + hi) // 2
         if mid <= lo:
             break
@@ -205,13 +246,16 @@ def back_to_back(trial, max_frames, resolution, report=None):
             lo, best = mid, t
         else:
             hi = mid
+    if left:
+        left(0)
     return lo, best
 
 
-def frame_loss(trial, rate, step_pct=10, full=False, report=None):
+def frame_loss(trial, rate, step_pct=10, full=False, report=None, left=None):
     """RFC 2544 26.3: trials at 100 %, 100 - step, ... of rate down to
     step percent, stopping after two successive trials without loss
-    (every step with full).  Returns [(load_pct, Trial)]."""
+    (every step with full).  left(n) as throughput()'s.  Returns
+    [(load_pct, Trial)]."""
     out, clean = [], 0
     n = int(round(100 / step_pct))
     for k in range(n, 0, -1):
@@ -223,6 +267,10 @@ def frame_loss(trial, rate, step_pct=10, full=False, report=None):
         clean = clean + 1 if t.lost == 0 else 0
         if clean >= 2 and not full:
             break
+        if left:
+            left(k - 1)
+    if left:
+        left(0)
     return out
 
 
@@ -234,9 +282,118 @@ def latency_summary(trials):
     if not lats:
         return None
     out = {'min': min(x['min'] for x in lats), 'max': max(x['max'] for x in lats)}
-    for k in ('avg', 'p50', 'p99', 'p999', 'jitter'):
-        out[k] = round(sum(x[k] for x in lats) / len(lats))
+    for k in ('avg', 'p50', 'p90', 'p99', 'p999', 'jitter'):
+        out[k] = round(sum(x.get(k, 0) for x in lats) / len(lats))
     return out
+
+
+def merge_histograms(hists):
+    """pgrx histograms ([lo_ns, hi_ns, count] lists, display json) added
+    bucket by bucket: the non-empty buckets, ascending."""
+    acc = {}
+    for h in hists:
+        for lo, hi, n in h or ():
+            acc[(lo, hi)] = acc.get((lo, hi), 0) + n
+    return [[lo, hi, n] for (lo, hi), n in sorted(acc.items()) if n]
+
+
+# ------------------------------------------------------------------ plan
+def halvings(width, stop):
+    """The most bisections that take an interval `width` wide to at most
+    `stop` (each leaves at most the larger half, ceil(width / 2))."""
+    n, width = 0, int(width)
+    while width > max(1, stop):
+        width -= width // 2
+        n += 1
+    return n
+
+
+def throughput_trials_max(max_rate, resolution, accepts=(0.0,)):
+    """The most trials throughput() runs: the maximum once, then for each
+    acceptance at most the bisections of [0, max_rate] down to the step."""
+    max_rate = int(max_rate)
+    return 1 + len(accepts) * halvings(max_rate, max(1, resolution * max_rate))
+
+
+def back_to_back_trials_max(max_frames):
+    """The most trials back_to_back() runs: the longest burst, then the
+    bisections of [0, max_frames] down to 1 frame."""
+    return 1 + halvings(max_frames, 1)
+
+
+def frame_loss_trials_max(step_pct):
+    """The most trials frame_loss() runs: every step."""
+    return int(round(100 / step_pct))
+
+
+def clock_text(s):
+    s = int(round(max(0.0, s)))
+    return f'{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}'
+
+
+class Progress:
+    """The time elapsed and an estimate of the time left, from a plan of
+    phases (key, the most trials it may need, seconds each): before each
+    trial, the trials not run yet of the phase under way and of those
+    after it, each at its seconds plus the mean overhead (settling,
+    setting up) the trials so far took beyond their nominal time.  A
+    phase left for the next gives up the trials it did not need, so the
+    estimate shrinks as the searches end early.  write(text, final) gets
+    one line a trial and a last one with 0 left."""
+
+    def __init__(self, phases, clock, write):
+        self.phases = [[k, int(n), float(s), 0] for k, n, s in phases]
+        self.clock, self.write = clock, write
+        self.t0 = clock()
+        self.cur = 0
+        self.over, self.count = 0.0, 0
+
+    def begin(self, key):
+        """Phase `key` starts: those before it are over."""
+        for i in range(self.cur, len(self.phases)):
+            if self.phases[i][0] == key:
+                break
+            self.phases[i][1] = self.phases[i][3]
+        else:
+            raise KeyError(key)
+        self.cur = i
+
+    def left(self):
+        over = self.over / self.count if self.count else 0.0
+        return sum((n - done) * (s + over) for _, n, s, done in self.phases[self.cur:])
+
+    def planned(self):
+        return sum(p[1] for p in self.phases)
+
+    def done(self):
+        return sum(p[3] for p in self.phases)
+
+    def trial(self, what):
+        """A trial of the current phase starts: the line for it."""
+        p = self.phases[self.cur]
+        if p[3] >= p[1]:		# more than planned: the plan grows
+            p[1] = p[3] + 1
+        left = self.left()
+        p[3] += 1
+        self.write(f'progress: {what}, trial {self.done()} of at most {self.planned()}: '
+                   f'{clock_text(self.clock() - self.t0)} elapsed, {clock_text(left)} left',
+                   False)
+
+    def search_left(self, n):
+        """The phase under way needs at most n more trials."""
+        p = self.phases[self.cur]
+        p[1] = min(p[1], p[3] + n)
+
+    def trial_done(self, nominal, took):
+        self.over += max(0.0, took - nominal)
+        self.count += 1
+
+    def finish(self):
+        for p in self.phases:
+            p[1] = p[3]
+        self.cur = len(self.phases)
+        self.write(f'progress: done, {self.done()} trials: '
+                   f'{clock_text(self.clock() - self.t0)} elapsed, {clock_text(0)} left', True)
 
 
 # ------------------------------------------------------------------ output
@@ -258,7 +415,7 @@ def rate_fields(pps, size, line_mbps):
 
 def to_csv(rows):
     buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=FIELDS, lineterminator='\n')
+    w = csv.DictWriter(buf, fieldnames=FIELDS, lineterminator='\n', extrasaction='ignore')
     w.writeheader()
     w.writerows(rows)
     return buf.getvalue()
@@ -272,6 +429,30 @@ def to_json(rows, trials, meta):
 
 
 # ------------------------------------------------------------------ plot
+def latency_series(rows, sizes):
+    """The latency panel's lines, in us: at one load (or at --rate alone)
+    min, p50, p99, p99.9 and max; at several, p50 and p99 of each (p99
+    dashed)."""
+    loads = []
+    for r in rows:
+        if r['test'] == 'latency' and r['load_pct'] not in loads:
+            loads.append(r['load_pct'])
+
+    def series(load, key):
+        vals = []
+        for s in sizes:
+            v = next((r[key] for r in rows if r['test'] == 'latency' and r['frame_size'] == s
+                      and r['load_pct'] == load and r[key] not in ('', 'none', None)), None)
+            vals.append(float(v) / 1000.0 if v is not None else None)
+        return vals
+    if len(loads) <= 1:
+        load = loads[0] if loads else ''
+        return [('p99.9' if k == 'p999' else k, series(load, f'latency_{k}_ns'), k == 'max')
+                for k in ('min', 'p50', 'p99', 'p999', 'max')]
+    return [(f'{k} at {load:g}%' if load != '' else k, series(load, f'latency_{k}_ns'), k == 'p99')
+            for load in loads for k in ('p50', 'p99')]
+
+
 def plot(path, rows, line_mbps, title, subtitle=''):
     """A PNG at path (tools/pgplot.py, matplotlib): NDR and PDR
     (packets/s) against the frame size, with the highest rate tried and
@@ -305,8 +486,7 @@ def plot(path, rows, line_mbps, title, subtitle=''):
             lo, hi = round(min(line)), round(max(line))
             notes.append(f'line rate {lo}{"-" + str(hi) if hi != lo else ""} packets/s: '
                          'off scale')
-    lat = [('p99.9' if k == 'p999' else k, series('latency', f'latency_{k}_ns', 1000.0),
-            k == 'max') for k in ('min', 'p50', 'p99', 'p999', 'max')]
+    lat = latency_series(rows, sizes)
     # a panel only for what was measured (a latency run has no throughput)
     spec = [{'ylabel': 'throughput (packets/s)', 'series': tp},
             {'ylabel': 'latency (us)', 'series': lat}]

@@ -42,10 +42,10 @@ run() {	# NAME OPTION...: the tool's command line and output into D/NAME.*
 
 uname -r | tee "$D/kernel.txt"
 dut tbf rate 3mbit burst 3000 limit 18000
-run tbf --frame-size 64,512,1518 -D 1.5 --max-rate 3.9mbit -r 3.2 --pdr 1 --latency-load 90 \
+run tbf --frame-size 64,512,1518 -D 1.5 --max-rate 3.9mbit -r 3.2 --pdr 1 --latency-loads 90 \
 	--b2b-max 2000 all
 dut netem loss 20%
 run lossy --frame-size 64 -D 0.5 --max-rate 5000 -r 5 --pdr 30 throughput
 dut netem delay 10ms
-run delay --frame-size 64,512,1518 -D 1 --rate 2000 latency
+run delay --frame-size 64,512,1518 -D 1 --rate 2000 --latency-loads 100 latency
 ls -l "$D"

@@ -11,13 +11,16 @@ name|why" lines for ktap_report, and the rows found as plain lines.
 	netem loss LOSS_PCT: NDR none at every size; PDR (PDR %) the maximum
 	MAX, its loss within LOSS_PCT +- 5.
     rfc2544_check.py delay CSV DELAY_NS
-	netem delay: latency min >= DELAY_NS, p50 in [DELAY_NS, 2 DELAY_NS),
-	min <= p50 <= p99 <= p99.9 <= max, no loss.
+	netem delay: at every size and load latency min >= DELAY_NS, p50 in
+	[DELAY_NS, 2 DELAY_NS), min <= p50 <= p90 <= p99 <= p99.9 <= max, no
+	loss.
     rfc2544_check.py forward CSV MAX FRAMES
 	plain forwarding: NDR = MAX, the loss steps 100 % and 90 % without
-	loss (and no more), back-to-back = FRAMES, latency measured.
+	loss (and no more), back-to-back = FRAMES, latency measured at 10,
+	50, 90 and 100 % of MAX.
     rfc2544_check.py json FILE TESTS
-	the JSON parses; results and trials of each of TESTS (comma list).
+	the JSON parses; results and trials of each of TESTS (comma list);
+	every latency result's histogram adds up to its samples.
     rfc2544_check.py png FILE
 	a PNG that decodes.
 Several at once: CHECK ARG... -- CHECK ARG... (one Python start).
@@ -89,13 +92,14 @@ def delay(path, d):
     d = int(d)
     out(len(rows) >= 1, f'delay: {len(rows)} latency rows')
     for r in rows:
-        v = {k: int(r[f'latency_{k}_ns']) for k in ('min', 'p50', 'p99', 'p999', 'max')}
+        v = {k: int(r[f'latency_{k}_ns']) for k in ('min', 'p50', 'p90', 'p99', 'p999', 'max')}
+        at = f'{r["frame_size"]} bytes at {r["load_pct"]}% ({r["offered_pps"]} pps)'
         out(v['min'] >= d and d <= v['p50'] < 2 * d,
-            f'netem delay {d / 1e6:g} ms, {r["frame_size"]} bytes: min {v["min"]} ns, '
+            f'netem delay {d / 1e6:g} ms, {at}: min {v["min"]} ns, '
             f'p50 {v["p50"]} ns in [{d}, {2 * d})', r)
-        out(v['min'] <= v['p50'] <= v['p99'] <= v['p999'] <= v['max'] and
+        out(v['min'] <= v['p50'] <= v['p90'] <= v['p99'] <= v['p999'] <= v['max'] and
             float(r['loss_pct']) == 0,
-            f'delay, {r["frame_size"]} bytes: min <= p50 <= p99 <= p99.9 <= max, no loss', r)
+            f'delay, {at}: min <= p50 <= p90 <= p99 <= p99.9 <= max, no loss', r)
 
 
 def forward(path, top, frames):
@@ -114,9 +118,12 @@ def forward(path, top, frames):
     out(len(b2b) == 1 and float(b2b[0]['back_to_back']) == float(frames),
         f'forwarding: back-to-back {frames} frames (the longest tried)', b2b)
     lat = by.get('latency', [])
-    out(len(lat) == 1 and 0 < int(lat[0]['latency_min_ns']) <= int(lat[0]['latency_p50_ns'])
-        <= int(lat[0]['latency_max_ns']) and lat[0]['offered_pps'] == top,
-        f'forwarding: latency at the NDR ({top} pps), 0 < min <= p50 <= max', lat)
+    want = [(p, str(int(int(top) * p / 100))) for p in (10, 50, 90, 100)]
+    got = [(float(r['load_pct']), r['offered_pps']) for r in lat]
+    out(got == want and all(0 < int(r['latency_min_ns']) <= int(r['latency_p50_ns']) <=
+                            int(r['latency_p90_ns']) <= int(r['latency_max_ns']) for r in lat),
+        f'forwarding: latency at 10, 50, 90 and 100% of the NDR ({top} pps): '
+        f'{[o for _, o in got]} pps, 0 < min <= p50 <= p90 <= max', lat)
 
 
 def jsonfile(path, tests):
@@ -132,6 +139,11 @@ def jsonfile(path, tests):
     ok = all(any(g.startswith(w) for g in got) and w in tr for w in want)
     out(ok, f'JSON: results and trials of {tests} ({len(doc["trials"])} trials)',
         f'results {sorted(got)}, trials {sorted(tr)}')
+    lat = [r for r in doc['results'] if r['test'] == 'latency']
+    sums = [(sum(b[2] for b in r.get('latency_histogram', [])), r.get('latency_samples'))
+            for r in lat]
+    out(lat and all(h == n and n > 0 for h, n in sums),
+        f'JSON: {len(lat)} latency histograms add up to their samples {sums}', lat)
 
 
 def png(path):
