@@ -352,10 +352,12 @@ figures:
 	rm -rf build/figures && mkdir -p build/figures
 	FIGURES="$(FIGURES)" VM_OUT=$(CURDIR)/build/figures tests/lib/vm.sh figures $(KERNELS)
 	case " $(FIGURES) " in *" sweep "*) for f in sweep-veth0 sweep-dummy0; do \
-		cp build/figures/figures/$$f.png Documentation/images/$$f.png || exit 1; done ;; esac
+		cp build/figures/figures/$$f.png Documentation/images/$$f.png || exit 1; done; \
+		tests/lib/figures_text.py build/figures/figures Documentation/tools.rst ;; esac
 	case " $(FIGURES) " in *" rfc2544 "*) for f in tbf lossy delay; do \
 		cp build/figures/figures/rfc2544/$$f.png Documentation/images/rfc2544-$$f.png \
-			|| exit 1; done ;; esac
+			|| exit 1; done; \
+		tests/lib/figures_text.py build/figures/figures Documentation/rfc2544.rst ;; esac
 
 # Set up, build, boot a VM and send packets with a classic script.
 run:
