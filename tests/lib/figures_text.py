@@ -31,6 +31,17 @@ def run_text(path):
         return [ln.rstrip() for ln in f if not NOISE.match(ln)]
 
 
+def row_text(r):
+    """A result row on one line, a histogram cut to its first two buckets."""
+    hist = r.get('latency_histogram')
+    if not isinstance(hist, list) or len(hist) <= 3:
+        return json.dumps(r)
+    mark = '"@latency_histogram@"'
+    cut = ', '.join(json.dumps(b) for b in hist[:2])
+    return json.dumps(dict(r, latency_histogram='@latency_histogram@')).replace(
+        mark, f'[{cut}, ... {len(hist)} buckets]')
+
+
 def json_excerpt(path, size):
     """The settings, the results of one frame size (three rows, then
     "..."), the number of trials: as the documentation shows a run."""
@@ -48,7 +59,7 @@ def json_excerpt(path, size):
         out[-1] += ','
     rows = [r for r in doc.get('results', []) if str(r.get('frame_size')) == size]
     out.append(' "results": [')
-    out += ['  ' + json.dumps(r) + ',' for r in rows[:3]]
+    out += ['  ' + row_text(r) + ',' for r in rows[:3]]
     out += ['  ...', ' ],', f' "trials": [ ... {len(doc.get("trials", []))} trials ... ]', '}']
     return out
 
