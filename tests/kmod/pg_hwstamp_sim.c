@@ -7,9 +7,9 @@
  *
  * At the device's netdev ingress hook, ahead of pgrx's, every Nth IPv4
  * packet (every) gets hwtstamp = CLOCK_REALTIME + offset_ns; "stamped"
- * counts them.  Packets whose data others share (clones) are left alone.
- * The device is looked up, by ifname, in the namespace of the process
- * that loads the module.
+ * counts them.  Packets others hold too (shared skbs, clones) are left
+ * alone.  The device is looked up, by ifname, in the namespace of the
+ * process that loads the module.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -52,7 +52,7 @@ static struct nf_hook_ops sim_ops;
 
 static unsigned int sim_hook(void *priv, struct sk_buff *skb, const struct nf_hook_state *state)
 {
-	if (skb->protocol != htons(ETH_P_IP) || skb_cloned(skb))
+	if (skb->protocol != htons(ETH_P_IP) || skb_cloned(skb) || skb_shared(skb))
 		return NF_ACCEPT;
 	if (atomic_long_inc_return(&seen_count) % every)
 		return NF_ACCEPT;
