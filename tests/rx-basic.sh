@@ -19,14 +19,7 @@
 N=20000 SIZE=60 IPA=10.98.0.1 IPB=10.98.0.2 FOREIGN=02:00:00:00:00:99
 
 setup() {
-	pg_load || return 1
-	setup_ns TX RX || return 1
-	veth_create "$TX" veth0 "$RX" veth1 || return 1
-	ip -n "$TX" addr add "$IPA/24" dev veth0 &&
-		ip -n "$RX" addr add "$IPB/24" dev veth1 || return 1
-	tx_setup "$TX" veth0 &&
-		tx_set "$TX" veth0 "count $N" "pkt_size $SIZE" "dst $IPB" \
-			"dst_mac $(mac_of "$RX" veth1)"
+	pg_load && rx_pair_setup "$IPA" "$IPB" "count $N" "pkt_size $SIZE"
 }
 
 rx_begin 40

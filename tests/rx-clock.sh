@@ -27,14 +27,7 @@ SEC=1000000000
 setup() {
 	[ -f "$SIM_KO" ] || { echo "no $SIM_KO (tests/lib/build-all.sh builds it)"; return 1; }
 	sim_unload
-	pg_load || return 1
-	setup_ns TX RX || return 1
-	veth_create "$TX" veth0 "$RX" veth1 || return 1
-	ip -n "$TX" addr add "$IPA/24" dev veth0 &&
-		ip -n "$RX" addr add "$IPB/24" dev veth1 || return 1
-	tx_setup "$TX" veth0 &&
-		tx_set "$TX" veth0 "count $N" "pkt_size $SIZE" "dst $IPB" \
-			"dst_mac $(mac_of "$RX" veth1)" "flag NS_TIMESTAMP" &&
+	pg_load && rx_pair_setup "$IPA" "$IPB" "count $N" "pkt_size $SIZE" "flag NS_TIMESTAMP" &&
 		rx_cmd "$RX" "rx veth1" && rx_cmd "$RX" "display script"
 }
 

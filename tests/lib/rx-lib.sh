@@ -47,6 +47,20 @@ tx_set() {
 	done
 }
 
+# rx_pair_setup IPA IPB CMD...: netns TX and RX joined by veth0 (IPA/24)
+# and veth1 (IPB/24); veth0 the one device of TX's first thread, sending
+# to IPB at veth1's MAC, with the pktgen commands CMD... too.
+rx_pair_setup() {
+	local ipa=$1 ipb=$2
+	shift 2
+	setup_ns TX RX || return 1
+	veth_create "$TX" veth0 "$RX" veth1 || return 1
+	ip -n "$TX" addr add "$ipa/24" dev veth0 &&
+		ip -n "$RX" addr add "$ipb/24" dev veth1 || return 1
+	tx_setup "$TX" veth0 &&
+		tx_set "$TX" veth0 "dst $ipb" "dst_mac $(mac_of "$RX" veth1)" "$@"
+}
+
 # tx_run NS: start the configured devices of NS and wait for the end.
 tx_run() { pg_start_ns "$1"; }
 
