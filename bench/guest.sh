@@ -62,10 +62,15 @@ done
 declare -A MODE_XM=(
 	[xmit]=start_xmit [xmit_clone100000]=start_xmit [xmit_burst32]=start_xmit
 	[xmit_flows1024]=start_xmit
+	[xmit_clone100000_nostamp]=start_xmit [xmit_burst32_nostamp]=start_xmit
 	[netif_receive]=netif_receive [netif_receive_burst32]=netif_receive
 	[queue_xmit]=queue_xmit)
-declare -A MODE_CLONE=([xmit_clone100000]=100000)
-declare -A MODE_BURST=([xmit_burst32]=32 [netif_receive_burst32]=32)
+declare -A MODE_CLONE=([xmit_clone100000]=100000 [xmit_clone100000_nostamp]=100000)
+declare -A MODE_BURST=([xmit_burst32]=32 [netif_receive_burst32]=32 [xmit_burst32_nostamp]=32)
+# *_nostamp: the same with flag NO_TIMESTAMP, what stamping every copy as
+# it goes costs (stock stamps a packet once, when it is built); dummy's
+# only, and only when a --cells glob names them ('dummy/*_nostamp/64/1t')
+MODES_dummy_nostamp="xmit_clone100000_nostamp xmit_burst32_nostamp"
 # veth has no IFF_TX_SKB_SHARING: no clone_skb, no start_xmit burst.
 # (MODES_<dev> are read through group_cells' nameref.)
 # shellcheck disable=SC2034
@@ -104,7 +109,9 @@ group_cells() {
 		return
 	fi
 	local -n modes=MODES_$dev
-	for m in $modes; do
+	local list=$modes
+	[ "$dev" = dummy ] && [[ $CELLS = *nostamp* ]] && list+=" $MODES_dummy_nostamp"
+	for m in $list; do
 		for s in $SIZES; do
 			echo "$dev/$m/$s/$t"
 		done
@@ -248,12 +255,26 @@ configure() {
 			pgs_cached "$d" pkt_size $((size - 4)) &&
 			pgs_cached "$d" clone_skb "$clone" &&
 			pgs_cached "$d" burst "$burst" &&
-			set_flows "$d" "$mode" || return 1
+			set_flows "$d" "$mode" && set_stamp "$d" "$mode" || return 1
 		case $mode in
 		ratep*) pgs "$d" "ratep $2" || return 1 ;;
 		rate*) pgs "$d" "rate $2" || return 1 ;;
 		esac
 	done
+}
+
+# set_stamp DEV MODE: flag NO_TIMESTAMP on DEV for the *_nostamp modes,
+# off again after them
+set_stamp() {
+	local want=0
+	[[ $2 = *_nostamp ]] && want=1
+	[ "${CUR[$1 nostamp]:-0}" = "$want" ] && return 0
+	CUR[$1 nostamp]=$want
+	if [ "$want" = 1 ]; then
+		pgs "$1" "flag NO_TIMESTAMP"
+	else
+		pgs "$1" "flag !NO_TIMESTAMP"
+	fi
 }
 
 # set_flows DEV MODE: the flow settings of xmit_flows1024 on DEV, or
