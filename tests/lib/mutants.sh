@@ -28,8 +28,8 @@ REPO=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$REPO" || exit 1
 # "KV [ROOT]" of every kernel build-all.sh builds (ROOT: a cache root)
 TARGETS=$(tests/lib/build-all.sh --list)
-newest_612() {	# the newest distribution 6.12 with headers (not a pg* debug build)
-	awk '$1 ~ /^6\.12/ && $1 !~ /pg/ { print $1 }' <<<"$TARGETS" | sort -V | tail -n 1
+newest_612() {	# the newest distribution 6.12 with headers (not -rt, not a pg* debug build)
+	awk '$1 ~ /^6\.12/ && $1 !~ /pg|-rt-/ { print $1 }' <<<"$TARGETS" | sort -V | tail -n 1
 }
 KV=${1:-$(newest_612)}
 awk -v kv="$KV" '$1 == kv { f = 1 } END { exit !f }' <<<"$TARGETS" ||
@@ -59,7 +59,7 @@ if [ "${MUTANTS_BUILD:-1}" = 1 ]; then
 	for f in Kbuild ./*.c ./*.h ipoption/Kbuild ipoption/*.c ipoption/*.h; do
 		[[ $f = *.mod.c ]] || cp "$f" "$WORK/$f"
 	done
-	cp -r include "$WORK"/
+	cp -r include probes "$WORK"/
 	build || { echo "mutants: the unmutated build failed"; tail -n 20 "$WORK/build.log"; exit 1; }
 	keep() {	# NAME: the work tree's modules as NAME's
 		mkdir -p "$MDIR/$1" &&
