@@ -177,7 +177,8 @@ static unsigned int pg_rx_hook(void *priv, struct sk_buff *skb,
 
 	s = pg_rx_lookup(t, &p.key, &slot);
 	if (unlikely(!s))
-		s = pg_rx_create(t, &p.key, p.key.has_id, READ_ONCE(rxn->copies));
+		s = pg_rx_create(t, &p.key, p.key.has_id, READ_ONCE(rxn->copies),
+				 &rxn->stats_mode);
 	if (likely(s))
 		pg_rx_count(s, &p, READ_ONCE(rxn->stats_mode));
 	else
