@@ -1,0 +1,177 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The receiver's stream table at its limit: 4100 streams (extension ids,
+# hand-made frames by tests/lib/rx_many.py) into a table of 4096: the
+# first 4096 counted each on its own, exactly, the packets of the 4
+# streams beyond counted as overflow_packets, never in another stream;
+# the three displays of 4096 streams (script, json equal to it, human),
+# read through seq_file a record at a time; the memory the streams take
+# (unreclaimable slab, Documentation/receiver.rst "Streams") and its
+# return when the namespace goes; rx_reset, statistics, sample and reads
+# during traffic of 5000 streams; the namespace deleted during traffic.
+#
+#   netns TX                          netns RX
+#   +--------------------+   veth     +--------------------------+
+#   | rx_many.py  veth0  |----------->| veth1  <-- pgrx "rx veth1" |
+#   |             veth0b |---.        +--------------------------+
+#   +--------------------+   |  veth  netns RXD (deleted mid-traffic)
+#                            '------->  veth1b <-- pgrx "rx veth1b"
+# test-timeout: 600
+
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/rx-lib.sh"
+
+PY=/usr/bin/python3
+MANY="$(dirname "$0")/lib/rx_many.py"
+# shellcheck disable=SC2034 # used where shellcheck cannot see it (eval, a sourced script, indirection)
+CHECK="$(dirname "$0")/lib/rx_json_check.py"
+MAX=4096 NSTREAMS=4100
+D=$(lib_tmpdir)
+
+setup() {
+	pg_load || return 1
+	setup_ns TX RX RXD || return 1
+	veth_create "$TX" veth0 "$RX" veth1 && veth_create "$TX" veth0b "$RXD" veth1b ||
+		return 1
+	rx_cmd "$RX" "rx veth1" && rx_cmd "$RX" "display script" &&
+		rx_cmd "$RXD" "rx veth1b"
+}
+
+# unreclaimable slab, KiB (the streams and their histograms are kmalloc'ed)
+slab_kb() { awk '/^SUnreclaim:/ { print $2 }' /proc/meminfo; }
+
+# many DEV NS FIRST COUNT [SECONDS]: rx_many.py from TX to NS's DEV's peer
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
+many() {
+	local dev=$1 ns=$2 peer
+	peer=$([ "$dev" = veth0 ] && echo veth1 || echo veth1b)
+	shift 2
+	ip netns exec "$TX" "$PY" "$MANY" "$dev" "$(mac_of "$ns" "$peer")" "$@"
+}
+
+# per_id ID: the frames rx_many.py sends stream ID (1 + ID % 4)
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
+per_id() { echo $((1 + $1 % 4)); }
+
+# the streams' packets: ids 1..MAX counted, MAX+1..NSTREAMS overflow
+want_rx=0 want_over=0
+for ((i = 1; i <= NSTREAMS; i++)); do
+	if ((i <= MAX)); then
+		want_rx=$((want_rx + 1 + i % 4))
+	else
+		want_over=$((want_over + 1 + i % 4))
+	fi
+done
+
+# sample_ok: streams of a sample of ids at their index (arrival order,
+# id order), each with its own count and numbers, nothing lost
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
+sample_ok() {
+	local id n args=()
+	for id in 1 2 3 4 5 1000 2047 2048 3333 4095 4096; do
+		n=$(per_id "$id")
+		args+=("s$((id - 1))_stream" "$(printf 'id-%08x' "$id")"
+		       "s$((id - 1))_rx_packets" "$n" "s$((id - 1))_first_seq" 1
+		       "s$((id - 1))_last_seq" "$n" "s$((id - 1))_lost" 0)
+	done
+	rx_expect "${args[@]}"
+}
+
+rx_begin 18
+
+slab0=$(slab_kb)
+# 1. 4100 streams into 4096
+check "send $NSTREAMS streams (ids 1..$NSTREAMS, 1-4 frames each)" many veth0 "$RX" 1 "$NSTREAMS"
+rx_snap "$RX"
+check "streams $MAX of streams_max $MAX, overflow_packets $want_over, rx_packets $want_rx" \
+	rx_expect streams "$MAX" streams_max "$MAX" overflow_packets "$want_over" \
+	rx_packets "$want_rx" lost 0 duplicates 0 reordered 0
+check "a sample of streams: each its own packets, in order of arrival" sample_ok
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
+check "no stream beyond the limit shown (no s${MAX}_, no id-00001001)" eval \
+	'! grep -q -e "^s${MAX}_" -e "=id-00001001$" <<<"$RX_TEXT"'
+slab1=$(slab_kb)
+# statistics time: 1 KiB a stream, 4 KiB its histogram (receiver.rst)
+grow=$((slab1 - slab0))
+check "memory: $MAX streams with histograms, 16-28 MiB of slab (grew $grow KiB)" \
+	test "$grow" -ge 16384 -a "$grow" -le 28672
+
+# 2. the other displays
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
+check "display json: stream_count $MAX, streams_max $MAX, equal to display script" eval '
+	ip netns exec "$RX" cat /proc/net/pktgen/pgrx >"$D/big.txt" &&
+	rxj_cmd "$RX" "display json" &&
+	ip netns exec "$RX" cat /proc/net/pktgen/pgrx >"$D/big.json" &&
+	[ "$("$PY" "$CHECK" keys "$D/big.json" stream_count)" = "$MAX" ] &&
+	[ "$("$PY" "$CHECK" keys "$D/big.json" streams_max)" = "$MAX" ] &&
+	"$PY" "$CHECK" compare "$D/big.txt" "$D/big.json"'
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
+check "display json read in 4093-byte reads: the same object" eval '
+	ip netns exec "$RX" dd if=/proc/net/pktgen/pgrx bs=4093 status=none >"$D/dd.json" &&
+	"$PY" "$CHECK" same "$D/big.json" "$D/dd.json"'
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
+check "display human: streams $MAX/$MAX, $MAX rows in each of the 3 tables" eval '
+	rxj_cmd "$RX" "display human" &&
+	ip netns exec "$RX" cat /proc/net/pktgen/pgrx >"$D/big.human" &&
+	grep -q "streams: $MAX/$MAX  overflow packets: $want_over" "$D/big.human" &&
+	[ "$(grep -c "^[0-9][0-9]* " "$D/big.human")" = $((3 * MAX)) ] &&
+	[ "$(grep -c "^all " "$D/big.human")" = 3 ] && tail -1 "$D/big.human" | grep -q "^Result: "'
+check "display script" rx_cmd "$RX" "display script"
+
+# 3. statistics counter: streams without histograms (1 KiB each)
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
+check "statistics counter, rx_reset, $NSTREAMS streams: $MAX, overflow $want_over" eval '
+	rx_cmd "$RX" "statistics counter" && rx_cmd "$RX" rx_reset &&
+	many veth0 "$RX" 1 "$NSTREAMS" >/dev/null && rx_snap "$RX" &&
+	rx_expect streams "$MAX" overflow_packets "$want_over" rx_packets "$want_rx"'
+grow=$(($(slab_kb) - slab0))
+check "memory: $MAX streams without histograms, 2-8 MiB of slab (grew $grow KiB)" \
+	test "$grow" -ge 2048 -a "$grow" -le 8192
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
+check "statistics time: histograms for the $MAX streams there, then counted" eval '
+	rx_cmd "$RX" "statistics time" && many veth0 "$RX" 1 8 >/dev/null && rx_snap "$RX" &&
+	rx_expect s0_latency_samples 2 s7_latency_samples 1 &&
+	[ "$(rx_val s0_latency_p50_ns)" -gt 0 ]'
+
+# 4. traffic of 5000 streams during rx_reset, settings and reads
+many veth0 "$RX" 1 5000 30 >"$D/storm.out" &
+storm=$!
+defer kill "$storm"
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
+storm_cmds() {
+	local i
+	for i in 1 2 3 4 5 6 7 8; do
+		rx_cmd "$RX" rx_reset && rx_cmd "$RX" "sample 1" &&
+			rx_cmd "$RX" "display json" &&
+			ip netns exec "$RX" cat /proc/net/pktgen/pgrx >"$D/storm.json" &&
+			"$PY" -c 'import json, sys; json.load(open(sys.argv[1]))' "$D/storm.json" &&
+			ip netns exec "$RX" cat /proc/net/pktgen/pgrx_samples >/dev/null &&
+			rx_cmd "$RX" "statistics basic" && rx_cmd "$RX" "display script" &&
+			rx_snap "$RX" && rx_cmd "$RX" "statistics time" &&
+			rx_cmd "$RX" "sample 0" || return 1
+		[ "$(rx_val streams)" -le "$MAX" ] || return 1
+	done
+}
+check "during traffic: rx_reset, sample, statistics and reads x 8 (valid json)" storm_cmds
+wait "$storm"
+check "the traffic ran (rx_many.py: $(cat "$D/storm.out" 2>/dev/null))" \
+	grep -q "^sent [1-9]" "$D/storm.out"
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
+check "after it: rx_reset, $NSTREAMS streams: $MAX, overflow $want_over, exact" eval '
+	rx_cmd "$RX" rx_reset && many veth0 "$RX" 1 "$NSTREAMS" >/dev/null && rx_snap "$RX" &&
+	rx_expect streams "$MAX" overflow_packets "$want_over" rx_packets "$want_rx" && sample_ok'
+
+# 5. a namespace with full tables deleted during traffic: its memory returns
+check "RXD: $NSTREAMS streams" many veth0b "$RXD" 1 "$NSTREAMS"
+many veth0b "$RXD" 1 5000 10 >"$D/del.out" &
+del=$!
+defer kill "$del"
+sleep 2
+check "delete RXD during traffic" ip netns del "$RXD"
+wait "$del"
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
+check "RX reset, RXD gone: slab back within 4 MiB of the start" eval \
+	'rx_cmd "$RX" rx_reset && slowwait 60 eval "[ \$((\$(slab_kb) - slab0)) -le 4096 ]"'
+
+ktap_finish
