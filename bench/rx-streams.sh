@@ -30,8 +30,10 @@ for kv in "$@"; do
 		echo "- $(head -n 1 "$res"); VM: tests/lib/vm.sh, 1 vCPU, -icount shift=0 (pps = packets per 10^9 guest instructions)"
 		echo "- Method: bench/rx-streams-guest.sh: pktgen netif_receive on dummy0 into pgrx, src_mac_count S streams, after a warm-up that creates them"
 		echo
-		echo "| streams | median pps | runs | vs 1 stream |"
-		echo "| ---: | ---: | --- | ---: |"
+		echo "- instructions/packet = 10^9 / pps, the whole path (pktgen's build, netif_receive, pgrx); the streams' numbers are S apart, so part of the difference is the sequence window's move (bench/rx-streams-guest.sh)"
+		echo
+		echo "| streams | median pps | runs | vs 1 stream | instructions/packet | more than 1 stream |"
+		echo "| ---: | ---: | --- | ---: | ---: | ---: |"
 		/usr/bin/python3 - "$res" <<'PY'
 import re, statistics, sys
 runs = {}
@@ -42,7 +44,9 @@ for line in open(sys.argv[1]):
 base = statistics.median(runs[min(runs)]) if runs else 0
 for s in sorted(runs):
     med = statistics.median(runs[s])
-    print(f'| {s} | {med:.0f} | {" ".join(map(str, runs[s]))} | {med / base:.3f} |')
+    ipp = 1e9 / med
+    print(f'| {s} | {med:.0f} | {" ".join(map(str, runs[s]))} | {med / base:.3f} '
+          f'| {ipp:.0f} | {ipp - 1e9 / base:+.0f} |')
 PY
 	} >"$name"
 	cat "$name"

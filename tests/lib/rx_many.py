@@ -3,12 +3,13 @@
 """Many receiver streams at once, for tests/rx-streams.sh and bench/: frames
 with the NS_TIMESTAMP extension (stream ids), by AF_PACKET on a device.
 
-    rx_many.py IFACE DSTMAC FIRST COUNT [SECONDS]
+    rx_many.py [--seq0=N] IFACE DSTMAC FIRST COUNT [SECONDS]
 
 Streams FIRST .. FIRST + COUNT - 1 (extension ids); stream i gets
 1 + i % 4 frames, numbered 1, 2, ..., sent in rounds: round r sends
 number r + 1 of every stream that has one, in id order, so the streams
 appear in the receiver in id order.  Each frame is stamped as sent.
+--seq0=N adds N to every number (a stream sent before goes on).
 Prints the frames sent per stream id total ("sent N").
 
 With SECONDS, the rounds repeat (numbers go on rising, every stream one
@@ -36,6 +37,10 @@ def frame(eth, sid, seq):
 
 
 def main(argv):
+    seq0 = 0
+    if argv[1].startswith('--seq0='):
+        seq0 = int(argv[1][7:])
+        argv = argv[:1] + argv[2:]
     iface, dst, first, count = argv[1], argv[2], int(argv[3]), int(argv[4])
     seconds = float(argv[5]) if len(argv) > 5 else None
     eth = bytes.fromhex(dst.replace(':', '')) + bytes.fromhex('020000000001') + b'\x08\x00'
@@ -47,7 +52,7 @@ def main(argv):
         for r in range(4):
             for sid in ids:
                 if r < 1 + sid % 4:
-                    s.send(frame(eth, sid, r + 1))
+                    s.send(frame(eth, sid, seq0 + r + 1))
                     sent += 1
         print(f'sent {sent}')
         return 0
@@ -57,7 +62,7 @@ def main(argv):
         seq += 1
         for sid in ids:
             try:
-                s.send(frame(eth, sid, seq))
+                s.send(frame(eth, sid, seq0 + seq))
                 sent += 1
             except OSError:
                 failed += 1
