@@ -429,8 +429,7 @@ struct pg_rx_snap {
 	u64 total_hist[PG_RXS_HIST_BUCKETS];
 	int cap;			/* st[]'s size */
 	struct pg_rx_snap_stream *st;
-	/* scratch for the output */
-	struct pg_rx_sum sum;
+	/* scratch: a stream's buckets, and the figures' names for the output */
 	u64 hist[PG_RXS_HIST_BUCKETS];
 	struct pg_rx_kv kv[PG_RX_NKV];
 };
