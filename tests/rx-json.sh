@@ -8,7 +8,7 @@
 # ascending, adding up to latency_samples, the total the sum of the
 # streams'); the percentiles tools/pgrx-hist computes from the buckets by
 # pgrx's rule equal to pgrx's own, per stream and total; 64 streams with
-# hundreds of buckets each (and overflow) read whole, in 4093-byte reads
+# hundreds of buckets each read whole, in 4093-byte reads
 # and after an lseek to 0 on one descriptor; reads during a run;
 # statistics basic (no buckets); pgrx-hist's .hgrm and CSV.
 #
