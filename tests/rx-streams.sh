@@ -38,6 +38,16 @@ setup() {
 		rx_cmd "$RXD" "rx veth1b"
 }
 
+# snap NS: pgrx of NS into RX_TEXT by cat (4096 streams in display script
+# are some MiB, more than the pg_read helper's 1 MiB)
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
+snap() { RX_TEXT=$(ip netns exec "$1" cat /proc/net/pktgen/pgrx); }
+
+# rxc NS CMD: a command to pgrx of NS, its Result read from the whole file
+# (rx_cmd's helper reads 1 MiB, short of the Result after 4096 streams)
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
+rxc() { rxj_cmd "$@"; }
+
 # unreclaimable slab, KiB (the streams and their histograms are kmalloc'ed)
 slab_kb() { awk '/^SUnreclaim:/ { print $2 }' /proc/meminfo; }
 
@@ -119,12 +129,12 @@ check "display human: streams $MAX/$MAX, $MAX rows in each of the 3 tables" eval
 	grep -q "streams: $MAX/$MAX  overflow packets: $want_over" "$D/big.human" &&
 	[ "$(grep -c "^[0-9][0-9]* " "$D/big.human")" = $((3 * MAX)) ] &&
 	[ "$(grep -c "^all " "$D/big.human")" = 3 ] && tail -1 "$D/big.human" | grep -q "^Result: "'
-check "display script" rx_cmd "$RX" "display script"
+check "display script" rxc "$RX" "display script"
 
 # 3. statistics counter: streams without histograms (1 KiB each)
 # shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "statistics counter, rx_reset, $NSTREAMS streams: $MAX, overflow $want_over" eval '
-	rx_cmd "$RX" "statistics counter" && rx_cmd "$RX" rx_reset &&
+	rxc "$RX" "statistics counter" && rxc "$RX" rx_reset &&
 	many veth0 "$RX" 1 "$NSTREAMS" >/dev/null && snap "$RX" &&
 	rx_expect streams "$MAX" overflow_packets "$want_over" rx_packets "$want_rx"'
 grow=$(($(slab_kb) - slab0))
@@ -132,7 +142,7 @@ check "memory: $MAX streams without histograms, 2-8 MiB of slab (grew $grow KiB)
 	test "$grow" -ge 2048 -a "$grow" -le 8192
 # shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "statistics time: histograms for the $MAX streams there, then counted" eval '
-	rx_cmd "$RX" "statistics time" && many veth0 "$RX" --seq0=10 1 8 >/dev/null &&
+	rxc "$RX" "statistics time" && many veth0 "$RX" --seq0=10 1 8 >/dev/null &&
 	snap "$RX" &&
 	rx_expect s0_latency_samples 2 s7_latency_samples 1 &&
 	[ "$(rx_val s0_latency_p50_ns)" -gt 0 ]'
@@ -145,14 +155,14 @@ defer kill "$storm"
 storm_cmds() {
 	local i
 	for i in 1 2 3 4; do
-		rx_cmd "$RX" rx_reset && rx_cmd "$RX" "sample 1" &&
-			rx_cmd "$RX" "display json" &&
+		rxc "$RX" rx_reset && rxc "$RX" "sample 1" &&
+			rxc "$RX" "display json" &&
 			ip netns exec "$RX" cat /proc/net/pktgen/pgrx >"$D/storm.json" &&
 			"$PY" -c 'import json, sys; json.load(open(sys.argv[1]))' "$D/storm.json" &&
 			ip netns exec "$RX" cat /proc/net/pktgen/pgrx_samples >/dev/null &&
-			rx_cmd "$RX" "statistics basic" && rx_cmd "$RX" "display script" &&
-			snap "$RX" && rx_cmd "$RX" "statistics time" &&
-			rx_cmd "$RX" "sample 0" || return 1
+			rxc "$RX" "statistics basic" && rxc "$RX" "display script" &&
+			snap "$RX" && rxc "$RX" "statistics time" &&
+			rxc "$RX" "sample 0" || return 1
 		[ "$(rx_val streams)" -le "$MAX" ] || return 1
 	done
 }
@@ -162,7 +172,7 @@ check "the traffic ran (rx_many.py: $(cat "$D/storm.out" 2>/dev/null))" \
 	grep -q "^sent [1-9]" "$D/storm.out"
 # shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "after it: rx_reset, $NSTREAMS streams: $MAX, overflow $want_over, exact" eval '
-	rx_cmd "$RX" rx_reset && many veth0 "$RX" 1 "$NSTREAMS" >/dev/null && snap "$RX" &&
+	rxc "$RX" rx_reset && many veth0 "$RX" 1 "$NSTREAMS" >/dev/null && snap "$RX" &&
 	rx_expect streams "$MAX" overflow_packets "$want_over" rx_packets "$want_rx" && sample_ok'
 
 # 5. a namespace with full tables deleted during traffic: its memory returns
@@ -175,6 +185,6 @@ check "delete RXD during traffic" ip netns del "$RXD"
 wait "$del"
 # shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "RX reset, RXD gone: slab back within 4 MiB of the start" eval \
-	'rx_cmd "$RX" rx_reset && slowwait 60 eval "[ \$((\$(slab_kb) - slab0)) -le 4096 ]"'
+	'rxc "$RX" rx_reset && slowwait 60 eval "[ \$((\$(slab_kb) - slab0)) -le 4096 ]"'
 
 ktap_finish
