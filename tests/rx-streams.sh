@@ -90,7 +90,7 @@ sample_ok() {
 	rx_expect "${args[@]}"
 }
 
-rx_begin 18
+rx_begin 19
 
 slab0=$(slab_kb)
 # 1. 4100 streams into 4096
@@ -180,9 +180,12 @@ check "RXD: $NSTREAMS streams" many veth0b "$RXD" 1 "$NSTREAMS"
 many veth0b "$RXD" 1 5000 10 >"$D/del.out" &
 del=$!
 defer kill "$del"
-sleep 2
+slowwait 30 grep -q sending "$D/del.out"
+sleep 1
 check "delete RXD during traffic" ip netns del "$RXD"
 wait "$del"
+check "the traffic ran into the deletion (rx_many.py: $(tail -n 1 "$D/del.out"))" \
+	grep -q "^sent [1-9][0-9]* failed [1-9]" "$D/del.out"
 # shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "RX reset, RXD gone: slab back within 4 MiB of the start" eval \
 	'rxc "$RX" rx_reset && slowwait 60 eval "[ \$((\$(slab_kb) - slab0)) -le 4096 ]"'

@@ -15,7 +15,8 @@ Prints the frames sent per stream id total ("sent N").
 With SECONDS, the rounds repeat (numbers go on rising, every stream one
 frame a round) until SECONDS have passed, and a failing send (the device
 or its namespace gone) is counted, not fatal: for traffic during
-rx_reset and namespace deletion.  Prints "sent N failed M".
+rx_reset and namespace deletion.  Prints "sending" once bound, then
+"sent N failed M".
 """
 import socket
 import struct
@@ -56,6 +57,7 @@ def main(argv):
                     sent += 1
         print(f'sent {sent}')
         return 0
+    print('sending', flush=True)
     end = time.monotonic() + seconds
     seq = 0
     while time.monotonic() < end:
