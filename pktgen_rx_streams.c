@@ -4,7 +4,10 @@
  *
  * A table (struct pg_rx_table) holds up to PG_RX_MAX_STREAMS streams: the
  * hook (pktgen_rx.c) finds a stream without a lock in an open-addressed
- * hash of u16 indices (load factor at most 1/2), and at a stream's first
+ * hash of u16 indices (load factor at most 1/4, keyed with a random
+ * hsiphash key per table, at most PG_RX_MAX_PROBES slots looked at, so
+ * that keys chosen by a sender cannot make a packet cost more than
+ * that), and at a stream's first
  * packet allocates it (GFP_ATOMIC) and publishes it under the table's
  * create_lock.  A stream that cannot be had (the table full, or no
  * memory) is refused: its packets are counted as overflow, never into
@@ -19,10 +22,11 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/jhash.h>
 #include <linux/netdevice.h>
 #include <linux/percpu.h>
+#include <linux/random.h>
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
 #include <linux/timekeeping.h>
 #include <linux/u64_stats_sync.h>
 
@@ -41,9 +45,13 @@ struct pg_rx_misc {
 
 /* ---- packet path: streams ------------------------------------------------- */
 
-static u32 pg_rx_key_hash(const struct pg_rx_key *key)
+/*
+ * Keyed: the keys come from the network (stream ids, source MACs), and
+ * with a known hash a sender could pick keys that share one probe chain.
+ */
+static u32 pg_rx_key_hash(const struct pg_rx_table *t, const struct pg_rx_key *key)
 {
-	return jhash(key, sizeof(*key), 0) & (PG_RX_HASH_SLOTS - 1);
+	return hsiphash(key, sizeof(*key), &t->hkey) & (PG_RX_HASH_SLOTS - 1);
 }
 
 static bool pg_rx_key_eq(const struct pg_rx_key *a, const struct pg_rx_key *b)
@@ -51,15 +59,20 @@ static bool pg_rx_key_eq(const struct pg_rx_key *a, const struct pg_rx_key *b)
 	return !memcmp(a, b, sizeof(*a));
 }
 
-/* Lock-free lookup; *slot is where the key would be inserted (or -1). */
+/*
+ * Lock-free lookup of at most PG_RX_MAX_PROBES slots; *slot is where the
+ * key would be inserted, or -1 when none of them is free (the key cannot
+ * be had: overflow).  Slots only go from empty to set, so a key absent
+ * from its first PG_RX_MAX_PROBES slots is absent from the table.
+ */
 struct pg_rx_stream *pg_rx_lookup(struct pg_rx_table *t, const struct pg_rx_key *key,
 				  int *slot)
 {
-	u32 h = pg_rx_key_hash(key);
+	u32 h = pg_rx_key_hash(t, key);
 	int i, idx;
 
 	*slot = -1;
-	for (i = 0; i < PG_RX_HASH_SLOTS; i++, h = (h + 1) & (PG_RX_HASH_SLOTS - 1)) {
+	for (i = 0; i < PG_RX_MAX_PROBES; i++, h = (h + 1) & (PG_RX_HASH_SLOTS - 1)) {
 		/* pairs with smp_store_release() in pg_rx_create() */
 		idx = smp_load_acquire(&t->slots[h]);
 		if (!idx) {
@@ -73,8 +86,9 @@ struct pg_rx_stream *pg_rx_lookup(struct pg_rx_table *t, const struct pg_rx_key 
 }
 
 /*
- * The first packet of a stream: the stream, or NULL when the table is full
- * or memory short (the caller counts the packet as overflow).
+ * The first packet of a stream: the stream, or NULL when the table is
+ * full, the key's probe chain has no free slot within PG_RX_MAX_PROBES,
+ * or memory is short (the caller counts the packet as overflow).
  * @stats_mode is read under create_lock, so that pg_rx_table_hists()
  * sees every stream created before the setting became time.
  */
@@ -212,7 +226,7 @@ void pg_rx_table_free(struct pg_rx_table *t)
 	}
 	free_percpu(t->misc);
 	pg_rx_rings_free(t->rings);
-	kvfree(t);
+	vfree(t);
 }
 
 /* An empty table; its streams come with their first packets. */
@@ -221,10 +235,12 @@ struct pg_rx_table *pg_rx_table_alloc(void)
 	struct pg_rx_table *t;
 	int cpu;
 
-	t = kvzalloc(sizeof(*t), GFP_KERNEL);
+	/* 64 KiB and a few bytes: vmalloc rather than a 128 KiB kmalloc */
+	t = vzalloc(sizeof(*t));
 	if (!t)
 		return NULL;
 	spin_lock_init(&t->create_lock);
+	get_random_bytes(&t->hkey, sizeof(t->hkey));
 	t->misc = alloc_percpu(struct pg_rx_misc);
 	if (!t->misc)
 		goto err_free;

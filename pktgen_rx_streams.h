@@ -8,6 +8,7 @@
 #define _PKTGEN_RX_STREAMS_H
 
 #include <linux/if_ether.h>
+#include <linux/siphash.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
@@ -16,7 +17,15 @@
 
 /* Streams per table (namespace): Documentation/receiver.rst, "Streams". */
 #define PG_RX_MAX_STREAMS	4096
-#define PG_RX_HASH_SLOTS	8192	/* open addressing, twice the streams */
+/* open addressing, linear probing, load at most 1/4 */
+#define PG_RX_HASH_SLOTS	16384
+/*
+ * Slots a lookup or a creation looks at, at most: a stream whose key
+ * finds no free slot within them is not created (overflow).  With a
+ * random hash key and 4096 streams the longest probe is far shorter
+ * (Documentation/receiver.rst, "Streams").
+ */
+#define PG_RX_MAX_PROBES	32
 /* The first this many streams of a table get a sample ring. */
 #define PG_RX_RING_STREAMS	64
 
@@ -67,6 +76,7 @@ struct pg_rx_stream {
 struct pg_rx_table {
 	spinlock_t create_lock;		/* serialises stream creation */
 	int nstreams;			/* published with release */
+	hsiphash_key_t hkey;		/* random, per table: the slots' hash */
 	struct pg_rx_misc __percpu *misc;
 	/* PG_RX_RING_STREAMS sample rings, or NULL; set under create_lock */
 	struct pg_rx_ring *rings;
