@@ -4,15 +4,17 @@
  *
  * A table (struct pg_rx_table) holds up to PG_RX_MAX_STREAMS streams: the
  * hook (pktgen_rx.c) finds a stream without a lock in an open-addressed
- * hash of u16 indices (load factor at most 1/4, keyed with a random
+ * hash of u16 indices (load factor at most 1/4, hashed with a random
  * hsiphash key per table, at most PG_RX_MAX_PROBES slots looked at, so
- * that keys chosen by a sender cannot make a packet cost more than
- * that), and at a stream's first
- * packet allocates it (GFP_ATOMIC) and publishes it under the table's
- * create_lock.  A stream that cannot be had (the table full, or no
+ * that keys chosen by a sender cannot make a packet cost more), and at a
+ * stream's first packet allocates it (GFP_NOWAIT, before the lock) and
+ * publishes it under the table's create_lock.  A stream that cannot be
+ * had (the table full, no free slot within the probe limit, or no
  * memory) is refused: its packets are counted as overflow, never into
- * another stream.  Streams live until their table is freed, after a
- * grace period (pktgen_rx.c, pg_rx_table_replace()).
+ * another stream.  After a failed allocation the table creates no
+ * stream for PG_RX_NOMEM_BACKOFF jiffies, so that short memory does not
+ * cost an attempt per packet.  Streams live until their table is freed,
+ * after a grace period (pktgen_rx.c, pg_rx_table_replace()).
  *
  * Per stream, under its own spinlock, written only by the CPUs that
  * receive it: packet and byte counters, sequence tracking, jitter, gaps,
@@ -22,6 +24,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/jiffies.h>
 #include <linux/netdevice.h>
 #include <linux/percpu.h>
 #include <linux/random.h>
@@ -34,8 +37,15 @@
 #include "pktgen_rxstat.h"
 
 #define PG_RX_HIST_SIZE		(PG_RXS_HIST_BUCKETS * sizeof(u64))
-/* The packet path's allocations: they may fail, and that is counted. */
-#define PG_RX_GFP_HOOK		(GFP_ATOMIC | __GFP_NOWARN)
+/*
+ * The packet path's allocations: they may fail, and that is counted
+ * (overflow); no reserves (the drivers' receive buffers need those).
+ * Not __GFP_ACCOUNT: in softirq there is no task whose memory cgroup
+ * would be charged.
+ */
+#define PG_RX_GFP_HOOK		(GFP_NOWAIT | __GFP_NOWARN)
+/* After a failed allocation, no stream created for this many jiffies: 1-2 ticks. */
+#define PG_RX_NOMEM_BACKOFF	2
 
 /* Counters of packets that belong to no stream. */
 struct pg_rx_misc {
@@ -85,24 +95,41 @@ struct pg_rx_stream *pg_rx_lookup(struct pg_rx_table *t, const struct pg_rx_key 
 	return NULL;
 }
 
+/* Within PG_RX_NOMEM_BACKOFF jiffies of a failed allocation. */
+static bool pg_rx_nomem(const struct pg_rx_table *t)
+{
+	unsigned long at = READ_ONCE(t->nomem_at);
+
+	return time_in_range_open(jiffies, at, at + PG_RX_NOMEM_BACKOFF);
+}
+
 /*
  * The first packet of a stream: the stream, or NULL when the table is
  * full, the key's probe chain has no free slot within PG_RX_MAX_PROBES,
- * or memory is short (the caller counts the packet as overflow).
- * @stats_mode is read under create_lock, so that pg_rx_table_hists()
- * sees every stream created before the setting became time.
+ * or memory is short (the caller counts the packet as overflow).  Both
+ * allocations are made before create_lock is taken.  @stats_mode is read
+ * again under create_lock, so that pg_rx_table_hists() sees every stream
+ * created before the setting became time.
  */
 struct pg_rx_stream *pg_rx_create(struct pg_rx_table *t, const struct pg_rx_key *key,
 				  bool ns_res, u32 copies, const int *stats_mode)
 {
 	struct pg_rx_stream *s, *found;
+	u64 *hist = NULL;
 	int slot, n;
 
-	if (READ_ONCE(t->nstreams) >= PG_RX_MAX_STREAMS)
+	if (READ_ONCE(t->nstreams) >= PG_RX_MAX_STREAMS || pg_rx_nomem(t))
 		return NULL;
 	s = kzalloc(sizeof(*s), PG_RX_GFP_HOOK);
+	if (s && READ_ONCE(*stats_mode) == PG_RX_STATS_TIME) {
+		hist = kzalloc(PG_RX_HIST_SIZE, PG_RX_GFP_HOOK);
+		if (!hist) {
+			kfree(s);
+			s = NULL;
+		}
+	}
 	if (!s)
-		return NULL;
+		goto nomem;
 	spin_lock_init(&s->lock);
 	s->key = *key;
 	s->ns_res = ns_res;
@@ -116,9 +143,16 @@ struct pg_rx_stream *pg_rx_create(struct pg_rx_table *t, const struct pg_rx_key 
 	if (found || slot < 0 || n >= PG_RX_MAX_STREAMS)
 		goto out_free;
 	if (READ_ONCE(*stats_mode) == PG_RX_STATS_TIME) {
-		s->hist = kzalloc(PG_RX_HIST_SIZE, PG_RX_GFP_HOOK);
-		if (!s->hist)
-			goto out_free;
+		/* rare: the setting became time since the read above */
+		if (!hist)
+			hist = kzalloc(PG_RX_HIST_SIZE, PG_RX_GFP_HOOK);
+		if (!hist) {
+			spin_unlock(&t->create_lock);
+			kfree(s);
+			goto nomem;
+		}
+		s->hist = hist;
+		hist = NULL;
 	}
 	if (t->rings && n < PG_RX_RING_STREAMS)
 		s->ring = &t->rings[n];
@@ -128,13 +162,19 @@ struct pg_rx_stream *pg_rx_create(struct pg_rx_table *t, const struct pg_rx_key 
 	/* ... and to readers of the file (pg_rx_table_streams) */
 	smp_store_release(&t->nstreams, n + 1);
 	spin_unlock(&t->create_lock);
+	/* the setting is no longer time: no histogram */
+	kfree(hist);
 	return s;
 
 out_free:
 	spin_unlock(&t->create_lock);
-	kfree(s->hist);
+	kfree(hist);
 	kfree(s);
 	return found;
+
+nomem:
+	WRITE_ONCE(t->nomem_at, jiffies);
+	return NULL;
 }
 
 /* ---- packet path: counting -------------------------------------------------- */
@@ -241,6 +281,8 @@ struct pg_rx_table *pg_rx_table_alloc(void)
 		return NULL;
 	spin_lock_init(&t->create_lock);
 	get_random_bytes(&t->hkey, sizeof(t->hkey));
+	/* no failed allocation yet */
+	t->nomem_at = jiffies - PG_RX_NOMEM_BACKOFF;
 	t->misc = alloc_percpu(struct pg_rx_misc);
 	if (!t->misc)
 		goto err_free;

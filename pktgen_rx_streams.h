@@ -77,6 +77,7 @@ struct pg_rx_table {
 	spinlock_t create_lock;		/* serialises stream creation */
 	int nstreams;			/* published with release */
 	hsiphash_key_t hkey;		/* random, per table: the slots' hash */
+	unsigned long nomem_at;		/* jiffies of the last failed allocation */
 	struct pg_rx_misc __percpu *misc;
 	/* PG_RX_RING_STREAMS sample rings, or NULL; set under create_lock */
 	struct pg_rx_ring *rings;
