@@ -453,6 +453,7 @@ static int pg_rx_snapshot(struct pg_rx_net *rxn, struct pg_rx_snap *b)
 	struct pg_rx_dev *rxd;
 	struct pg_rx_table *t;
 	int i, k, n = 0;
+	u64 *hist;
 
 	mutex_lock(&rxn->lock);
 	t = pg_rx_table(rxn);
@@ -475,6 +476,12 @@ static int pg_rx_snapshot(struct pg_rx_net *rxn, struct pg_rx_snap *b)
 	strscpy(b->result, rxn->result[0] ? rxn->result : "Idle", sizeof(b->result));
 	memset(&b->total, 0, sizeof(b->total));
 	memset(b->total_hist, 0, sizeof(b->total_hist));
+	/*
+	 * Only statistics time keeps the histograms: under basic and counter
+	 * a stream's buckets are those of an earlier time, frozen; none shown.
+	 */
+	hist = b->mode == PG_RX_STATS_TIME ? b->hist : NULL;
+	memset(b->hist, 0, sizeof(b->hist));
 	for (i = 0; i < n; i++) {
 		struct pg_rx_snap_stream *st = &b->st[i];
 		struct pg_rx_stream *s = t->streams[i];
@@ -482,11 +489,11 @@ static int pg_rx_snapshot(struct pg_rx_net *rxn, struct pg_rx_snap *b)
 		pg_rx_stream_name(rxn->pn->net, s, st->name, sizeof(st->name));
 		st->ns_res = s->ns_res;
 		/* each stream's lock for one copy: the hook waits for no more */
-		pg_rx_sum_stream(s, &st->sum, b->hist);
+		pg_rx_sum_stream(s, &st->sum, hist);
 		pg_rx_figures(&st->sum, b->hist, &st->f);
 		pg_rx_sum_add(&b->total, &st->sum);
-		for (k = 0; k < PG_RXS_HIST_BUCKETS; k++)
-			b->total_hist[k] += b->hist[k];
+		for (k = 0; hist && k < PG_RXS_HIST_BUCKETS; k++)
+			b->total_hist[k] += hist[k];
 		if (!(i % 256))
 			cond_resched();
 	}
@@ -498,7 +505,7 @@ static int pg_rx_snapshot(struct pg_rx_net *rxn, struct pg_rx_snap *b)
 /*
  * Stream @i's buckets for display json, read as its record is written
  * (the snapshot keeps no histogram per stream): zeros if the table was
- * replaced since the snapshot.
+ * replaced since the snapshot, or the snapshot's setting is not time.
  */
 static void pg_rx_snap_hist(struct pg_rx_net *rxn, struct pg_rx_snap *b, int i)
 {
@@ -506,7 +513,8 @@ static void pg_rx_snap_hist(struct pg_rx_net *rxn, struct pg_rx_snap *b, int i)
 
 	mutex_lock(&rxn->lock);
 	t = pg_rx_table(rxn);
-	if (t && rxn->table_gen == b->gen && i < pg_rx_table_streams(t))
+	if (b->mode == PG_RX_STATS_TIME && t && rxn->table_gen == b->gen &&
+	    i < pg_rx_table_streams(t))
 		pg_rx_stream_hist(t->streams[i], b->hist);
 	else
 		memset(b->hist, 0, sizeof(b->hist));

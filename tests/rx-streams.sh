@@ -93,7 +93,7 @@ sample_ok() {
 	rx_expect "${args[@]}"
 }
 
-rx_begin 23
+rx_begin 24
 
 slab0=$(slab_kb)
 # 1. 4100 streams into 4096
@@ -149,6 +149,19 @@ check "statistics time: histograms for the $MAX streams there, then counted" eva
 	snap "$RX" &&
 	rx_expect s0_latency_samples 2 s7_latency_samples 1 &&
 	[ "$(rx_val s0_latency_p50_ns)" -gt 0 ]'
+# the histograms stay allocated under basic but are neither counted nor shown
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
+check "statistics basic: latencies counted, no percentile, every histogram empty" eval '
+	rxc "$RX" "statistics basic" && many veth0 "$RX" --seq0=20 1 8 >/dev/null &&
+	snap "$RX" && rx_expect s0_latency_samples 4 s0_latency_p50_ns 0 s7_latency_p99_ns 0 \
+		latency_p50_ns 0 latency_p999_ns 0 &&
+	rxc "$RX" "display json" &&
+	ip netns exec "$RX" cat /proc/net/pktgen/pgrx >"$D/basic.json" &&
+	rxc "$RX" "display script" && rxc "$RX" "statistics time" &&
+	"$PY" -c "import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(d[\"statistics\"] != \"basic\" or bool(d[\"total\"][\"histogram\"]) or
+         any(s[\"histogram\"] for s in d[\"streams\"]))" "$D/basic.json"'
 
 # 4. traffic of 5000 streams during rx_reset, settings and reads
 many veth0 "$RX" 1 5000 20 >"$D/storm.out" &
