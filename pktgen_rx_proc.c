@@ -429,8 +429,9 @@ struct pg_rx_snap {
 	u64 total_hist[PG_RXS_HIST_BUCKETS];
 	int cap;			/* st[]'s size */
 	struct pg_rx_snap_stream *st;
-	/* scratch: a stream's buckets, and the figures' names for the output */
+	/* scratch: a stream's buckets and its json record, the figures' names */
 	u64 hist[PG_RXS_HIST_BUCKETS];
+	struct pg_rx_snap_stream cur;
 	struct pg_rx_kv kv[PG_RX_NKV];
 };
 
@@ -503,22 +504,31 @@ static int pg_rx_snapshot(struct pg_rx_net *rxn, struct pg_rx_snap *b)
 }
 
 /*
- * Stream @i's buckets for display json, read as its record is written
- * (the snapshot keeps no histogram per stream): zeros if the table was
- * replaced since the snapshot, or the snapshot's setting is not time.
+ * Stream @i for its display json record, summed again as the record is
+ * written, with its buckets (the snapshot keeps no histogram per
+ * stream), so that the record's figures, percentiles and buckets are of
+ * one moment.  If the table was replaced since the snapshot: the
+ * snapshot's figures and no buckets.  No buckets either unless both the
+ * snapshot's setting and the current one are time (see pg_rx_snapshot).
  */
-static void pg_rx_snap_hist(struct pg_rx_net *rxn, struct pg_rx_snap *b, int i)
+static const struct pg_rx_snap_stream *pg_rx_snap_json_stream(struct pg_rx_net *rxn,
+							      struct pg_rx_snap *b, int i)
 {
+	struct pg_rx_snap_stream *cur = &b->cur;
 	struct pg_rx_table *t;
+	bool timed;
 
+	*cur = b->st[i];
+	memset(b->hist, 0, sizeof(b->hist));
 	mutex_lock(&rxn->lock);
 	t = pg_rx_table(rxn);
-	if (b->mode == PG_RX_STATS_TIME && t && rxn->table_gen == b->gen &&
-	    i < pg_rx_table_streams(t))
-		pg_rx_stream_hist(t->streams[i], b->hist);
-	else
-		memset(b->hist, 0, sizeof(b->hist));
+	timed = b->mode == PG_RX_STATS_TIME && READ_ONCE(rxn->stats_mode) == PG_RX_STATS_TIME;
+	if (t && rxn->table_gen == b->gen && i < pg_rx_table_streams(t)) {
+		pg_rx_sum_stream(t->streams[i], &cur->sum, timed ? b->hist : NULL);
+		pg_rx_figures(&cur->sum, b->hist, &cur->f);
+	}
 	mutex_unlock(&rxn->lock);
+	return cur;
 }
 
 /* ---- reading: display script and human ------------------------------------------- */
@@ -753,12 +763,11 @@ static void pg_rx_show_json(struct seq_file *seq, struct pg_rx_net *rxn, struct 
 		seq_puts(seq, "\n}\n");
 		return;
 	}
-	st = &b->st[rec - 1];
+	st = pg_rx_snap_json_stream(rxn, b, rec - 1);
 	seq_printf(seq, "%s\n{\"index\": %d, \"stream\": ", rec > 1 ? "," : "", rec - 1);
 	pg_rx_json_str(seq, st->name);
 	seq_printf(seq, ", \"latency_resolution_ns\": %lu, \"first_seq\": %u, \"last_seq\": %u, ",
 		   st->ns_res ? 1 : NSEC_PER_USEC, st->sum.first_seq, st->sum.last_seq);
-	pg_rx_snap_hist(rxn, b, rec - 1);
 	pg_rx_json_sum(seq, b, &st->sum, &st->f, b->hist);
 }
 

@@ -335,17 +335,6 @@ int pg_rx_table_hists(struct pg_rx_table *t)
 	return 0;
 }
 
-/* @s's latency buckets into @hist (PG_RXS_HIST_BUCKETS, zeros without). */
-void pg_rx_stream_hist(struct pg_rx_stream *s, u64 *hist)
-{
-	spin_lock_bh(&s->lock);
-	if (s->hist)
-		memcpy(hist, s->hist, PG_RX_HIST_SIZE);
-	else
-		memset(hist, 0, PG_RX_HIST_SIZE);
-	spin_unlock_bh(&s->lock);
-}
-
 /* @s's figures into @d and, if @hist, its buckets, at one moment. */
 void pg_rx_sum_stream(struct pg_rx_stream *s, struct pg_rx_sum *d, u64 *hist)
 {

@@ -121,7 +121,6 @@ struct pg_rx_table *pg_rx_table_alloc(void);
 int pg_rx_table_hists(struct pg_rx_table *t);
 int pg_rx_table_streams(struct pg_rx_table *t);
 void pg_rx_sum_stream(struct pg_rx_stream *s, struct pg_rx_sum *d, u64 *hist);
-void pg_rx_stream_hist(struct pg_rx_stream *s, u64 *hist);
 void pg_rx_sum_add(struct pg_rx_sum *tot, const struct pg_rx_sum *s);
 u64 pg_rx_overflow(struct pg_rx_table *t);
 int pg_rx_table_sampling(struct pg_rx_table *t, u32 how);

@@ -29,6 +29,7 @@ MANY="$(dirname "$0")/lib/rx_many.py"
 COLLIDE="$(dirname "$0")/lib/rx_collide.py"
 # shellcheck disable=SC2034 # used where shellcheck cannot see it (eval, a sourced script, indirection)
 CHECK="$(dirname "$0")/lib/rx_json_check.py"
+HIST="$(cd "$(dirname "$0")/.." && pwd)/tools/pgrx-hist"
 MAX=4096 NSTREAMS=4100
 D=$(lib_tmpdir)
 
@@ -167,6 +168,15 @@ sys.exit(d[\"statistics\"] != \"basic\" or bool(d[\"total\"][\"histogram\"]) or
 many veth0 "$RX" 1 5000 20 >"$D/storm.out" &
 storm=$!
 defer kill "$storm"
+# storm_records: each record of storm.json (read during traffic, under
+# statistics time) of one moment: its buckets add up to its latency_samples
+# and give its percentiles
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
+storm_records() {
+	"$PY" "$HIST" --percentiles --check "$D/storm.json" >"$D/storm.hist" && return 0
+	grep "^# " "$D/storm.hist" | head -n 5
+	return 1
+}
 # shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 storm_cmds() {
 	local i
@@ -175,6 +185,7 @@ storm_cmds() {
 			rxc "$RX" "display json" &&
 			ip netns exec "$RX" cat /proc/net/pktgen/pgrx >"$D/storm.json" &&
 			"$PY" -c 'import json, sys; json.load(open(sys.argv[1]))' "$D/storm.json" &&
+			storm_records &&
 			ip netns exec "$RX" cat /proc/net/pktgen/pgrx_samples >/dev/null &&
 			rxc "$RX" "statistics basic" && rxc "$RX" "display script" &&
 			snap "$RX" && rxc "$RX" "statistics time" &&
@@ -182,7 +193,8 @@ storm_cmds() {
 		[ "$(rx_val streams)" -le "$MAX" ] || return 1
 	done
 }
-check "during traffic: rx_reset, sample, statistics and reads x 4 (valid json)" storm_cmds
+check "during traffic: rx_reset, sample, statistics and reads x 4 (valid json, each record of one moment)" \
+	storm_cmds
 wait "$storm"
 check "the traffic ran (rx_many.py: $(tail -n 1 "$D/storm.out" 2>/dev/null))" \
 	grep -q "^sent [1-9]" "$D/storm.out"
