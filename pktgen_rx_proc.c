@@ -12,6 +12,7 @@
 #include <linux/proc_fs.h>
 #include <linux/rtnetlink.h>
 #include <linux/seq_file.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <net/net_namespace.h>
@@ -435,7 +436,7 @@ struct pg_rx_snap {
 	struct pg_rx_kv kv[PG_RX_NKV];
 };
 
-/* For pg_rx_snapshot(), under rxn->lock: st[] large enough for @n streams. */
+/* For pg_rx_snapshot(), outside rxn->lock: st[] large enough for @n streams. */
 static int pg_rx_snap_room(struct pg_rx_snap *b, int n)
 {
 	if (n <= b->cap)
@@ -453,16 +454,24 @@ static int pg_rx_snapshot(struct pg_rx_net *rxn, struct pg_rx_snap *b)
 {
 	struct pg_rx_dev *rxd;
 	struct pg_rx_table *t;
-	int i, k, n = 0;
+	int i, k, n, tries;
 	u64 *hist;
 
-	mutex_lock(&rxn->lock);
-	t = pg_rx_table(rxn);
-	if (t)
-		n = pg_rx_table_streams(t);
-	if (pg_rx_snap_room(b, n)) {
+	/*
+	 * st[] (up to 1.4 MiB, an allocation that may reclaim) is sized
+	 * outside rxn->lock, which the RTNL-holding netdev notifier takes: to
+	 * the streams seen first, and if the table grew before the lock was
+	 * taken again, to the limit.
+	 */
+	for (tries = 0; ; tries++) {
+		mutex_lock(&rxn->lock);
+		t = pg_rx_table(rxn);
+		n = t ? pg_rx_table_streams(t) : 0;
+		if (n <= b->cap)
+			break;
 		mutex_unlock(&rxn->lock);
-		return -ENOMEM;
+		if (pg_rx_snap_room(b, tries ? PG_RX_MAX_STREAMS : n))
+			return -ENOMEM;
 	}
 	b->display = rxn->display;
 	b->mode = READ_ONCE(rxn->stats_mode);
@@ -829,9 +838,17 @@ static const struct seq_operations pg_rx_seq_ops = {
 	.show	= pg_rx_seq_show,
 };
 
+/*
+ * The seq_file buffer, at open: display json's first record (the header
+ * and the total's 512 buckets) is up to about 27 KB, and a buffer that
+ * grows from a page would take a snapshot for each doubling.
+ */
+#define PG_RX_SEQ_BUF	SZ_32K
+
 static int pg_rx_open(struct inode *inode, struct file *file)
 {
 	struct pg_rx_reader *r;
+	struct seq_file *seq;
 	int err;
 
 	r = kvzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
@@ -843,7 +860,12 @@ static int pg_rx_open(struct inode *inode, struct file *file)
 		kvfree(r);
 		return err;
 	}
-	((struct seq_file *)file->private_data)->private = r;
+	seq = file->private_data;
+	seq->private = r;
+	/* as single_open_size(); without it seq_read() starts with a page */
+	seq->buf = kvmalloc(PG_RX_SEQ_BUF, GFP_KERNEL_ACCOUNT);
+	if (seq->buf)
+		seq->size = PG_RX_SEQ_BUF;
 	return 0;
 }
 
