@@ -25,6 +25,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/jiffies.h>
+#include <linux/log2.h>
 #include <linux/netdevice.h>
 #include <linux/percpu.h>
 #include <linux/random.h>
@@ -80,6 +81,16 @@ struct pg_rx_stream *pg_rx_lookup(struct pg_rx_table *t, const struct pg_rx_key 
 {
 	u32 h = pg_rx_key_hash(t, key);
 	int i, idx;
+
+	/* the slots hold stream index + 1, 0 for none */
+	BUILD_BUG_ON(PG_RX_MAX_STREAMS >= U16_MAX);
+	/* the hash masked to a slot, the probe wrapped by the same mask */
+	BUILD_BUG_ON(!is_power_of_2(PG_RX_HASH_SLOTS));
+	/* load 1/4 at most, what PG_RX_MAX_PROBES was chosen for */
+	BUILD_BUG_ON(PG_RX_HASH_SLOTS < 4 * PG_RX_MAX_STREAMS);
+	BUILD_BUG_ON(PG_RX_MAX_PROBES > PG_RX_HASH_SLOTS);
+	/* the first streams have rings */
+	BUILD_BUG_ON(PG_RX_RING_STREAMS > PG_RX_MAX_STREAMS);
 
 	*slot = -1;
 	for (i = 0; i < PG_RX_MAX_PROBES; i++, h = (h + 1) & (PG_RX_HASH_SLOTS - 1)) {
