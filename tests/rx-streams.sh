@@ -55,6 +55,30 @@ rxc() { rxj_cmd "$@"; }
 # unreclaimable slab, KiB (the streams and their histograms are kmalloc'ed)
 slab_kb() { awk '/^SUnreclaim:/ { print $2 }' /proc/meminfo; }
 
+# A debug kernel (tests/debug/debug.config: lockdep, KASAN, kmemleak) makes
+# every object larger (lockdep's spinlock alone puts a stream, 1 KiB on a
+# production kernel, into kmalloc-2k; KASAN adds redzones, kmemleak an
+# object of its own per allocation), and KASAN's quarantine keeps freed
+# objects a while, in the slab (those of an earlier table too).  There
+# only the lower bounds hold, and the memory's return is not measured
+# (kmemleak checks for leaks there).
+DEBUG_K=0
+if [ -e /proc/lockdep ] || grep -qw -e kasan_report -e kmemleak_alloc /proc/kallsyms; then
+	DEBUG_K=1
+fi
+# mem_check WHAT LO_KIB HI_KIB GROW_KIB: the slab grew by LO..HI KiB (a
+# production kernel), at least LO KiB (a debug kernel)
+mem_check() {
+	local what=$1 lo=$2 hi=$3 grow=$4
+	if ((DEBUG_K)); then
+		check "memory: $what, at least $((lo / 1024)) MiB of slab (debug kernel: no upper bound; grew $grow KiB)" \
+			test "$grow" -ge "$lo"
+	else
+		check "memory: $what, $((lo / 1024))-$((hi / 1024)) MiB of slab (grew $grow KiB)" \
+			test "$grow" -ge "$lo" -a "$grow" -le "$hi"
+	fi
+}
+
 # many DEV NS FIRST COUNT [SECONDS]: rx_many.py from TX to NS's DEV's peer
 # shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 many() {
@@ -109,9 +133,7 @@ check "no stream beyond the limit shown (no s${MAX}_, no id-00001001)" eval \
 	'! grep -q -e "^s${MAX}_" -e "=id-00001001$" <<<"$RX_TEXT"'
 slab1=$(slab_kb)
 # statistics time: 1 KiB a stream, 4 KiB its histogram (receiver.rst)
-grow=$((slab1 - slab0))
-check "memory: $MAX streams with histograms, 16-28 MiB of slab (grew $grow KiB)" \
-	test "$grow" -ge 16384 -a "$grow" -le 28672
+mem_check "$MAX streams with histograms" 16384 28672 $((slab1 - slab0))
 
 # 2. the other displays
 # shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
@@ -141,9 +163,7 @@ check "statistics counter, rx_reset, $NSTREAMS streams: $MAX, overflow $want_ove
 	rxc "$RX" "statistics counter" && rxc "$RX" rx_reset &&
 	many veth0 "$RX" 1 "$NSTREAMS" >/dev/null && snap "$RX" &&
 	rx_expect streams "$MAX" overflow_packets "$want_over" rx_packets "$want_rx"'
-grow=$(($(slab_kb) - slab0))
-check "memory: $MAX streams without histograms, 2-8 MiB of slab (grew $grow KiB)" \
-	test "$grow" -ge 2048 -a "$grow" -le 8192
+mem_check "$MAX streams without histograms" 2048 8192 $(($(slab_kb) - slab0))
 # shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "statistics time: histograms for the $MAX streams there, then counted" eval '
 	rxc "$RX" "statistics time" && many veth0 "$RX" --seq0=10 1 8 >/dev/null &&
@@ -252,8 +272,13 @@ check "delete RXD during traffic" ip netns del "$RXD"
 wait "$del"
 check "the traffic ran into the deletion (rx_many.py: $(tail -n 1 "$D/del.out"))" \
 	grep -q "^sent [1-9][0-9]* failed [1-9]" "$D/del.out"
-# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
-check "RX reset, RXD gone: slab back within 4 MiB of the start" eval \
-	'rxc "$RX" rx_reset && slowwait 60 eval "[ \$((\$(slab_kb) - slab0)) -le 4096 ]"'
+if ((DEBUG_K)); then
+	ktap_skip "RX reset, RXD gone: slab back within 4 MiB of the start" \
+		"debug kernel: KASAN's quarantine holds freed objects (kmemleak checks leaks)"
+else
+	# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
+	check "RX reset, RXD gone: slab back within 4 MiB of the start" eval \
+		'rxc "$RX" rx_reset && slowwait 60 eval "[ \$((\$(slab_kb) - slab0)) -le 4096 ]"'
+fi
 
 ktap_finish
