@@ -196,8 +196,10 @@ static unsigned int pg_rx_hook(void *priv, struct sk_buff *skb,
 		return NF_ACCEPT;
 
 	s = pg_rx_lookup(t, &p.key, &slot);
-	if (unlikely(!s))
-		s = pg_rx_create(t, &p.key, p.key.has_id, READ_ONCE(rxn->copies));
+	/* no free slot within the probe limit: it can never be had */
+	if (unlikely(!s) && slot >= 0)
+		s = pg_rx_create(t, &p.key, p.key.has_id, READ_ONCE(rxn->copies),
+				 &rxn->stats_mode);
 	if (likely(s))
 		pg_rx_count(s, &p, READ_ONCE(rxn->stats_mode));
 	else

@@ -12,6 +12,7 @@
 #include <linux/proc_fs.h>
 #include <linux/rtnetlink.h>
 #include <linux/seq_file.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <net/net_namespace.h>
@@ -155,14 +156,21 @@ static int pg_rx_cmd_reset(struct pg_rx_net *rxn, const char *arg)
 
 static int pg_rx_cmd_statistics(struct pg_rx_net *rxn, const char *arg)
 {
+	struct pg_rx_table *t = pg_rx_table(rxn);
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(pg_rx_stats_names); i++) {
-		if (!strcmp(arg, pg_rx_stats_names[i])) {
-			WRITE_ONCE(rxn->stats_mode, i);
-			pg_rx_result(rxn, "OK: statistics=%s", arg);
-			return 0;
+		if (strcmp(arg, pg_rx_stats_names[i]))
+			continue;
+		WRITE_ONCE(rxn->stats_mode, i);
+		/* streams created from here on get a histogram: the others now */
+		if (i == PG_RX_STATS_TIME && t && pg_rx_table_hists(t)) {
+			pg_rx_result(rxn, "ERROR: out of memory for the histograms %s",
+				     "(statistics time; streams without one have no percentiles)");
+			return -ENOMEM;
 		}
+		pg_rx_result(rxn, "OK: statistics=%s", arg);
+		return 0;
 	}
 	pg_rx_result(rxn, "ERROR: statistics takes counter, basic or time");
 	return -EINVAL;
@@ -355,16 +363,16 @@ struct pg_rx_figures {
 	u64 reordered_ppm;
 };
 
-static void pg_rx_figures(const struct pg_rx_sum *d, struct pg_rx_figures *f)
+static void pg_rx_figures(const struct pg_rx_sum *d, const u64 *hist, struct pg_rx_figures *f)
 {
 	f->avg = pg_rxs_mean(&d->lat);
 	f->stddev = pg_rxs_stddev(&d->lat);
 	f->gap_avg = pg_rxs_mean(&d->gap);
 	f->gap_stddev = pg_rxs_stddev(&d->gap);
-	f->p50 = pg_rxs_percentile(d->hist, d->lat.min, d->lat.max, 500);
-	f->p90 = pg_rxs_percentile(d->hist, d->lat.min, d->lat.max, 900);
-	f->p99 = pg_rxs_percentile(d->hist, d->lat.min, d->lat.max, 990);
-	f->p999 = pg_rxs_percentile(d->hist, d->lat.min, d->lat.max, 999);
+	f->p50 = pg_rxs_percentile(hist, d->lat.min, d->lat.max, 500);
+	f->p90 = pg_rxs_percentile(hist, d->lat.min, d->lat.max, 900);
+	f->p99 = pg_rxs_percentile(hist, d->lat.min, d->lat.max, 990);
+	f->p999 = pg_rxs_percentile(hist, d->lat.min, d->lat.max, 999);
 	/* RFC 4737 3.4: reordered among the packets received (each once) */
 	f->reordered_ppm = pg_rxs_reordered_ppm(d->packets, d->duplicates, d->wild,
 						d->reordered);
@@ -379,11 +387,11 @@ struct pg_rx_kv {
 #define PG_RX_NKV	29
 
 /* The stable names (Documentation/receiver.rst, "Output"), in their order. */
-static void pg_rx_kvs(const struct pg_rx_sum *d, struct pg_rx_kv *kv)
+static void pg_rx_kvs(const struct pg_rx_sum *d, const struct pg_rx_figures *fp,
+		      struct pg_rx_kv *kv)
 {
-	struct pg_rx_figures f;
+	const struct pg_rx_figures f = *fp;
 
-	pg_rx_figures(d, &f);
 	{
 		/* one list: its length is checked against the arrays at build time */
 		const struct pg_rx_kv all[] = {
@@ -423,17 +431,21 @@ static void pg_rx_kvs(const struct pg_rx_sum *d, struct pg_rx_kv *kv)
 	}
 }
 
+/* A stream as one read shows it: its figures, percentiles included. */
 struct pg_rx_snap_stream {
 	char name[48];
 	bool ns_res;
 	struct pg_rx_sum sum;
+	struct pg_rx_figures f;
 };
 
 /*
  * What one read shows, taken at its start (offset 0) under rxn->lock:
  * every stream summed once, so that every table and key of a display
- * shows one moment, whatever the number of read(2) calls.  Allocated
- * per open file (about 270 KiB), outside any lock.
+ * shows one moment, whatever the number of read(2) calls.  The streams'
+ * figures (about 400 bytes each, not their histograms) go to st[], sized
+ * to the table's streams when the read begins; allocated per open file,
+ * the hook never waits for it.
  */
 struct pg_rx_snap {
 	int display, mode, n, ndevs;
@@ -441,32 +453,64 @@ struct pg_rx_snap {
 	bool hw_clock;
 	s64 hw_offset_ns;
 	u64 overflow;
+	u64 gen;			/* rxn->table_gen of the snapshot */
 	char devs[PG_RX_MAX_DEVS][IFNAMSIZ];
 	char result[PG_RESULT_LEN];
 	struct pg_rx_sum total;
-	struct pg_rx_snap_stream st[PG_RX_MAX_STREAMS];
-	/* scratch for the output */
-	struct pg_rx_figures f;
+	struct pg_rx_figures total_f;
+	u64 total_hist[PG_RXS_HIST_BUCKETS];
+	int cap;			/* st[]'s size */
+	struct pg_rx_snap_stream *st;
+	/* scratch: a stream's buckets and its json record, the figures' names */
+	u64 hist[PG_RXS_HIST_BUCKETS];
+	struct pg_rx_snap_stream cur;
 	struct pg_rx_kv kv[PG_RX_NKV];
 };
 
-static void pg_rx_snapshot(struct pg_rx_net *rxn, struct pg_rx_snap *b)
+/* For pg_rx_snapshot(), outside rxn->lock: st[] large enough for @n streams. */
+static int pg_rx_snap_room(struct pg_rx_snap *b, int n)
+{
+	if (n <= b->cap)
+		return 0;
+	kvfree(b->st);
+	b->cap = 0;
+	b->st = kvmalloc_array(n, sizeof(*b->st), GFP_KERNEL_ACCOUNT);
+	if (!b->st)
+		return -ENOMEM;
+	b->cap = n;
+	return 0;
+}
+
+static int pg_rx_snapshot(struct pg_rx_net *rxn, struct pg_rx_snap *b)
 {
 	struct pg_rx_dev *rxd;
 	struct pg_rx_table *t;
-	int i, n = 0;
+	int i, k, n, tries;
+	u64 *hist;
 
-	mutex_lock(&rxn->lock);
-	t = pg_rx_table(rxn);
-	if (t)
-		/* pairs with the release in pg_rx_create(): streams[0..n) are set */
-		n = smp_load_acquire(&t->nstreams);
+	/*
+	 * st[] (up to 1.4 MiB, an allocation that may reclaim) is sized
+	 * outside rxn->lock, which the RTNL-holding netdev notifier takes: to
+	 * the streams seen first, and if the table grew before the lock was
+	 * taken again, to the limit.
+	 */
+	for (tries = 0; ; tries++) {
+		mutex_lock(&rxn->lock);
+		t = pg_rx_table(rxn);
+		n = t ? pg_rx_table_streams(t) : 0;
+		if (n <= b->cap)
+			break;
+		mutex_unlock(&rxn->lock);
+		if (pg_rx_snap_room(b, tries ? PG_RX_MAX_STREAMS : n))
+			return -ENOMEM;
+	}
 	b->display = rxn->display;
 	b->mode = READ_ONCE(rxn->stats_mode);
 	b->copies = READ_ONCE(rxn->copies);
 	b->hw_clock = READ_ONCE(rxn->hw_clock);
 	b->hw_offset_ns = READ_ONCE(rxn->hw_offset_ns);
 	b->overflow = t ? pg_rx_overflow(t) : 0;
+	b->gen = rxn->table_gen;
 	b->n = n;
 	b->ndevs = 0;
 	list_for_each_entry(rxd, &rxn->devs, list)
@@ -474,15 +518,59 @@ static void pg_rx_snapshot(struct pg_rx_net *rxn, struct pg_rx_snap *b)
 			strscpy(b->devs[b->ndevs++], rxd->dev->name, IFNAMSIZ);
 	strscpy(b->result, rxn->result[0] ? rxn->result : "Idle", sizeof(b->result));
 	memset(&b->total, 0, sizeof(b->total));
+	memset(b->total_hist, 0, sizeof(b->total_hist));
+	/*
+	 * Only statistics time keeps the histograms: under basic and counter
+	 * a stream's buckets are those of an earlier time, frozen; none shown.
+	 */
+	hist = b->mode == PG_RX_STATS_TIME ? b->hist : NULL;
+	memset(b->hist, 0, sizeof(b->hist));
 	for (i = 0; i < n; i++) {
 		struct pg_rx_snap_stream *st = &b->st[i];
+		struct pg_rx_stream *s = t->streams[i];
 
-		pg_rx_stream_name(rxn->pn->net, &t->streams[i], st->name, sizeof(st->name));
-		st->ns_res = t->streams[i].ns_res;
-		pg_rx_sum_stream(&t->streams[i], &st->sum);
+		pg_rx_stream_name(rxn->pn->net, s, st->name, sizeof(st->name));
+		st->ns_res = s->ns_res;
+		/* each stream's lock for one copy: the hook waits for no more */
+		pg_rx_sum_stream(s, &st->sum, hist);
+		pg_rx_figures(&st->sum, b->hist, &st->f);
 		pg_rx_sum_add(&b->total, &st->sum);
+		for (k = 0; hist && k < PG_RXS_HIST_BUCKETS; k++)
+			b->total_hist[k] += hist[k];
+		if (!(i % 256))
+			cond_resched();
+	}
+	pg_rx_figures(&b->total, b->total_hist, &b->total_f);
+	mutex_unlock(&rxn->lock);
+	return 0;
+}
+
+/*
+ * Stream @i for its display json record, summed again as the record is
+ * written, with its buckets (the snapshot keeps no histogram per
+ * stream), so that the record's figures, percentiles and buckets are of
+ * one moment.  If the table was replaced since the snapshot: the
+ * snapshot's figures and no buckets.  No buckets either unless both the
+ * snapshot's setting and the current one are time (see pg_rx_snapshot).
+ */
+static const struct pg_rx_snap_stream *pg_rx_snap_json_stream(struct pg_rx_net *rxn,
+							      struct pg_rx_snap *b, int i)
+{
+	struct pg_rx_snap_stream *cur = &b->cur;
+	struct pg_rx_table *t;
+	bool timed;
+
+	*cur = b->st[i];
+	memset(b->hist, 0, sizeof(b->hist));
+	mutex_lock(&rxn->lock);
+	t = pg_rx_table(rxn);
+	timed = b->mode == PG_RX_STATS_TIME && READ_ONCE(rxn->stats_mode) == PG_RX_STATS_TIME;
+	if (t && rxn->table_gen == b->gen && i < pg_rx_table_streams(t)) {
+		pg_rx_sum_stream(t->streams[i], &cur->sum, timed ? b->hist : NULL);
+		pg_rx_figures(&cur->sum, b->hist, &cur->f);
 	}
 	mutex_unlock(&rxn->lock);
+	return cur;
 }
 
 /* Which clock a stream's (or the total's) latency samples had. */
@@ -503,11 +591,11 @@ static void pg_rx_show_kv(struct seq_file *seq, const char *prefix, const char *
 }
 
 static void pg_rx_show_script(struct seq_file *seq, struct pg_rx_snap *b, const char *prefix,
-			      const struct pg_rx_sum *d)
+			      const struct pg_rx_sum *d, const struct pg_rx_figures *f)
 {
 	int i;
 
-	pg_rx_kvs(d, b->kv);
+	pg_rx_kvs(d, f, b->kv);
 	for (i = 0; i < PG_RX_NKV; i++)
 		pg_rx_show_kv(seq, prefix, b->kv[i].name, b->kv[i].v);
 }
@@ -523,7 +611,7 @@ static void pg_rx_show_stream_script(struct seq_file *seq, struct pg_rx_snap *b,
 	pg_rx_show_kv(seq, prefix, "latency_resolution_ns", st->ns_res ? 1 : NSEC_PER_USEC);
 	pg_rx_show_kv(seq, prefix, "first_seq", st->sum.first_seq);
 	pg_rx_show_kv(seq, prefix, "last_seq", st->sum.last_seq);
-	pg_rx_show_script(seq, b, prefix, &st->sum);
+	pg_rx_show_script(seq, b, prefix, &st->sum, &st->f);
 }
 
 #define PG_RX_HUMAN_HDR1 "%-3s %-36s %10s %12s %8s %9s %6s %5s %9s %10s\n"
@@ -601,12 +689,8 @@ static void pg_rx_show_row(struct seq_file *seq, enum pg_rx_pass pass, const cha
 		pg_rx_human_row3(seq, tag, d, f);
 }
 
-/* One row (or key=value block) per stream, then the totals. */
-static void pg_rx_show_pass(struct seq_file *seq, struct pg_rx_snap *b, enum pg_rx_pass pass)
+static void pg_rx_show_pass_head(struct seq_file *seq, enum pg_rx_pass pass)
 {
-	char tag[12];
-	int i;
-
 	if (pass == PG_RX_COUNTS)
 		seq_printf(seq, PG_RX_HUMAN_HDR1, "#", "stream", "rx_packets", "rx_bytes",
 			   "lost", "reordered", "dups", "late", "pps", "Mb/s");
@@ -617,34 +701,55 @@ static void pg_rx_show_pass(struct seq_file *seq, struct pg_rx_snap *b, enum pg_
 	if (pass == PG_RX_GAPS)
 		seq_printf(seq, "Inter-arrival (ns):\n" PG_RX_HUMAN_HDR3, "#", "samples", "min",
 			   "avg", "max", "stddev");
-	for (i = 0; i < b->n; i++) {
-		if (pass == PG_RX_SCRIPT) {
-			pg_rx_show_stream_script(seq, b, i);
-			continue;
-		}
-		pg_rx_figures(&b->st[i].sum, &b->f);
-		snprintf(tag, sizeof(tag), "%d", i);
-		pg_rx_show_row(seq, pass, tag, b->st[i].name, &b->st[i].sum, &b->f);
-	}
-	if (pass == PG_RX_SCRIPT) {
-		pg_rx_show_script(seq, b, "", &b->total);
-		return;
-	}
-	pg_rx_figures(&b->total, &b->f);
-	pg_rx_show_row(seq, pass, "all", "", &b->total, &b->f);
 }
 
-static void pg_rx_show_text(struct seq_file *seq, struct pg_rx_snap *b)
+/*
+ * Records of display human and script, one stream each, so that seq_file
+ * holds one at a time whatever the number of streams.  Human: 0 the head,
+ * then per table (counts, latency, gaps) its heading, the n streams' rows
+ * and the total's row, then the Result.  Script: 0 the head, 1..n the
+ * streams, n + 1 the total, n + 2 the Result.
+ */
+static loff_t pg_rx_text_records(const struct pg_rx_snap *b)
 {
-	pg_rx_show_head(seq, b);
-	if (b->display == PG_RX_DISPLAY_SCRIPT) {
-		pg_rx_show_pass(seq, b, PG_RX_SCRIPT);
-	} else {
-		pg_rx_show_pass(seq, b, PG_RX_COUNTS);
-		pg_rx_show_pass(seq, b, PG_RX_LATENCY);
-		pg_rx_show_pass(seq, b, PG_RX_GAPS);
+	if (b->display == PG_RX_DISPLAY_SCRIPT)
+		return b->n + 3;
+	return 1 + 3 * (b->n + 2) + 1;
+}
+
+static void pg_rx_show_text(struct seq_file *seq, struct pg_rx_snap *b, int rec)
+{
+	int per = b->n + 2, i;
+	enum pg_rx_pass pass;
+	char tag[12];
+
+	if (!rec) {
+		pg_rx_show_head(seq, b);
+		return;
 	}
-	seq_printf(seq, "Result: %s\n", b->result);
+	if (rec == pg_rx_text_records(b) - 1) {
+		seq_printf(seq, "Result: %s\n", b->result);
+		return;
+	}
+	rec--;
+	if (b->display == PG_RX_DISPLAY_SCRIPT) {
+		if (rec < b->n)
+			pg_rx_show_stream_script(seq, b, rec);
+		else
+			pg_rx_show_script(seq, b, "", &b->total, &b->total_f);
+		return;
+	}
+	pass = PG_RX_COUNTS + rec / per;
+	i = rec % per;
+	if (!i) {
+		pg_rx_show_pass_head(seq, pass);
+	} else if (i <= b->n) {
+		snprintf(tag, sizeof(tag), "%d", i - 1);
+		pg_rx_show_row(seq, pass, tag, b->st[i - 1].name, &b->st[i - 1].sum,
+			       &b->st[i - 1].f);
+	} else {
+		pg_rx_show_row(seq, pass, "all", "", &b->total, &b->total_f);
+	}
 }
 
 /* ---- reading: display json ---------------------------------------------------------- */
@@ -673,20 +778,21 @@ static void pg_rx_json_str(struct seq_file *seq, const char *s)
 }
 
 /* The figures and the non-empty buckets, inside an object already open. */
-static void pg_rx_json_sum(struct seq_file *seq, struct pg_rx_snap *b, const struct pg_rx_sum *d)
+static void pg_rx_json_sum(struct seq_file *seq, struct pg_rx_snap *b, const struct pg_rx_sum *d,
+			   const struct pg_rx_figures *f, const u64 *hist)
 {
 	const char *sep = "";
 	unsigned int i;
 
-	pg_rx_kvs(d, b->kv);
+	pg_rx_kvs(d, f, b->kv);
 	for (i = 0; i < PG_RX_NKV; i++)
 		seq_printf(seq, "\"%s\": %llu, ", b->kv[i].name, b->kv[i].v);
 	seq_puts(seq, "\"histogram\": [");
 	for (i = 0; i < PG_RXS_HIST_BUCKETS; i++) {
-		if (!d->hist[i])
+		if (!hist[i])
 			continue;
 		seq_printf(seq, "%s[%llu, %llu, %llu]", sep, pg_rxs_bucket_lo(i),
-			   pg_rxs_bucket_hi(i), d->hist[i]);
+			   pg_rxs_bucket_hi(i), hist[i]);
 		sep = ", ";
 	}
 	seq_puts(seq, "]}");
@@ -697,7 +803,8 @@ static void pg_rx_json_sum(struct seq_file *seq, struct pg_rx_snap *b, const str
  * n + 1 the Result and the end.  A stream's record is at most about 25 KB
  * (512 buckets); seq_file grows its buffer to the largest record.
  */
-static void pg_rx_show_json(struct seq_file *seq, struct pg_rx_snap *b, int rec)
+static void pg_rx_show_json(struct seq_file *seq, struct pg_rx_net *rxn, struct pg_rx_snap *b,
+			    int rec)
 {
 	const struct pg_rx_snap_stream *st;
 	int i;
@@ -713,7 +820,7 @@ static void pg_rx_show_json(struct seq_file *seq, struct pg_rx_snap *b, int rec)
 			   b->overflow);
 		seq_printf(seq, "\"clock\": \"%s\", \"clock_offset_ns\": %lld,\n\"total\": {",
 			   pg_rx_clock_name(b), b->hw_offset_ns);
-		pg_rx_json_sum(seq, b, &b->total);
+		pg_rx_json_sum(seq, b, &b->total, &b->total_f, b->total_hist);
 		seq_puts(seq, ",\n\"streams\": [");
 		return;
 	}
@@ -723,13 +830,13 @@ static void pg_rx_show_json(struct seq_file *seq, struct pg_rx_snap *b, int rec)
 		seq_puts(seq, "\n}\n");
 		return;
 	}
-	st = &b->st[rec - 1];
+	st = pg_rx_snap_json_stream(rxn, b, rec - 1);
 	seq_printf(seq, "%s\n{\"index\": %d, \"stream\": ", rec > 1 ? "," : "", rec - 1);
 	pg_rx_json_str(seq, st->name);
 	seq_printf(seq, ", \"latency_resolution_ns\": %lu, \"latency_clock\": \"%s\", \"first_seq\": %u, \"last_seq\": %u, ",
 		   st->ns_res ? 1 : NSEC_PER_USEC, pg_rx_sum_clock(&st->sum), st->sum.first_seq,
 		   st->sum.last_seq);
-	pg_rx_json_sum(seq, b, &st->sum);
+	pg_rx_json_sum(seq, b, &st->sum, &st->f, b->hist);
 }
 
 /* ---- reading: the file --------------------------------------------------------------- */
@@ -741,16 +848,22 @@ struct pg_rx_reader {
 
 static loff_t pg_rx_records(const struct pg_rx_snap *b)
 {
-	return b->display == PG_RX_DISPLAY_JSON ? b->n + 2 : 1;
+	return b->display == PG_RX_DISPLAY_JSON ? b->n + 2 : pg_rx_text_records(b);
 }
 
 /* A record's token: its number + 1 (NULL ends). */
 static void *pg_rx_seq_start(struct seq_file *seq, loff_t *pos)
 {
 	struct pg_rx_reader *r = seq->private;
+	int err;
 
-	if (!*pos)
-		pg_rx_snapshot(r->rxn, &r->snap);
+	if (!*pos) {
+		err = pg_rx_snapshot(r->rxn, &r->snap);
+		if (err) {
+			r->snap.n = 0;
+			return ERR_PTR(err);
+		}
+	}
 	return *pos < pg_rx_records(&r->snap) ? (void *)(uintptr_t)(*pos + 1) : NULL;
 }
 
@@ -771,9 +884,9 @@ static int pg_rx_seq_show(struct seq_file *seq, void *v)
 	struct pg_rx_reader *r = seq->private;
 
 	if (r->snap.display == PG_RX_DISPLAY_JSON)
-		pg_rx_show_json(seq, &r->snap, (uintptr_t)v - 1);
+		pg_rx_show_json(seq, r->rxn, &r->snap, (uintptr_t)v - 1);
 	else
-		pg_rx_show_text(seq, &r->snap);
+		pg_rx_show_text(seq, &r->snap, (uintptr_t)v - 1);
 	return 0;
 }
 
@@ -784,9 +897,17 @@ static const struct seq_operations pg_rx_seq_ops = {
 	.show	= pg_rx_seq_show,
 };
 
+/*
+ * The seq_file buffer, at open: display json's first record (the header
+ * and the total's 512 buckets) is up to about 27 KB, and a buffer that
+ * grows from a page would take a snapshot for each doubling.
+ */
+#define PG_RX_SEQ_BUF	SZ_32K
+
 static int pg_rx_open(struct inode *inode, struct file *file)
 {
 	struct pg_rx_reader *r;
+	struct seq_file *seq;
 	int err;
 
 	r = kvzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
@@ -798,15 +919,22 @@ static int pg_rx_open(struct inode *inode, struct file *file)
 		kvfree(r);
 		return err;
 	}
-	((struct seq_file *)file->private_data)->private = r;
+	seq = file->private_data;
+	seq->private = r;
+	/* as single_open_size(); without it seq_read() starts with a page */
+	seq->buf = kvmalloc(PG_RX_SEQ_BUF, GFP_KERNEL_ACCOUNT);
+	if (seq->buf)
+		seq->size = PG_RX_SEQ_BUF;
 	return 0;
 }
 
 static int pg_rx_release(struct inode *inode, struct file *file)
 {
 	struct seq_file *seq = file->private_data;
+	struct pg_rx_reader *r = seq->private;
 
-	kvfree(seq->private);
+	kvfree(r->snap.st);
+	kvfree(r);
 	return seq_release(inode, file);
 }
 

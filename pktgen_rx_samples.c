@@ -3,7 +3,7 @@
  * pktgen: /proc/net/pktgen/pgrx_samples, the receiver's sampled latencies
  * as CSV (Documentation/receiver.rst, "Sampled latencies"): a header,
  * then per stream, in the order of pgrx, the samples its ring holds, the
- * oldest first.
+ * oldest first (the first PG_RX_RING_STREAMS streams have a ring).
  *
  * A read takes the file's lock (rxn->lock) for one seq_file fill (about
  * a page of output, never across copy_to_user()) and copies a ring 64
@@ -47,11 +47,11 @@ static bool pg_rx_samples_fill(struct pg_rx_samples_iter *it, loff_t pos)
 
 	if (!t || it->gen != rxn->table_gen)
 		return false;
-	/* pairs with the release in pg_rx_create(): streams[0..n) are set */
-	n = smp_load_acquire(&t->nstreams);
+	/* only the first PG_RX_RING_STREAMS streams have a ring */
+	n = min(pg_rx_table_streams(t), PG_RX_RING_STREAMS);
 	while (it->stream < n) {
 		if (it->stream >= 0) {
-			it->len = pg_rx_stream_samples(&t->streams[it->stream], &it->next,
+			it->len = pg_rx_stream_samples(t->streams[it->stream], &it->next,
 						       it->end, it->chunk, PG_RX_SAMPLES_CHUNK);
 			if (it->len) {
 				it->first = it->next - it->len;
@@ -62,8 +62,8 @@ static bool pg_rx_samples_fill(struct pg_rx_samples_iter *it, loff_t pos)
 		if (++it->stream >= n)
 			break;
 		it->next = 0;
-		it->end = pg_rx_stream_sampled(&t->streams[it->stream]);
-		pg_rx_stream_name(rxn->pn->net, &t->streams[it->stream], it->name,
+		it->end = pg_rx_stream_sampled(t->streams[it->stream]);
+		pg_rx_stream_name(rxn->pn->net, t->streams[it->stream], it->name,
 				  sizeof(it->name));
 	}
 	return false;

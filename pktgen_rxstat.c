@@ -561,7 +561,8 @@ void pg_rxs_rate(const struct pg_rxs_time *t, struct pg_rxs_rate *r)
 
 /*
  * Count one packet in the stream's locked state; returns the latency's
- * histogram bucket (counted per CPU by the caller), or -1 for none.
+ * histogram bucket (the caller counts it, under the same lock), or -1
+ * for none.
  */
 int pg_rxs_count(struct pg_rxs_seq *q, struct pg_rxs_time *t, const struct pg_rxs_pkt *p)
 {

@@ -126,7 +126,7 @@ check "display human: OK" rx_cmd "$RX" "display human"
 # shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "display human: header, a stream row, totals, latency and inter-arrival tables" eval '
 	t=$(in_ns "$RX" pg_read pgrx)
-	grep -q "^Receiver on: veth1  statistics: counter  streams: 1/64" <<<"$t" &&
+	grep -q "^Receiver on: veth1  statistics: counter  streams: 1/4096" <<<"$t" &&
 	grep -qE "^0 +veth1-ipv4-[0-9a-f:]+ +1000 +60000 +0 +0 +0 +0 " <<<"$t" &&
 	grep -qE "^all +1000 +60000 " <<<"$t" && grep -q "^Latency (ns):" <<<"$t" &&
 	sed -n "/^Inter-arrival (ns):/,/^all/p" <<<"$t" | grep -qE "^all +0 +0 +0 +0 +0$" &&
