@@ -95,6 +95,7 @@ enum pg_xmit_mode {
 	PG_XMIT_START,		/* ndo_start_xmit under the queue lock */
 	PG_XMIT_RECEIVE,	/* netif_receive_skb on the device */
 	PG_XMIT_QUEUE,		/* dev_queue_xmit, through the qdisc */
+	PG_XMIT_XDP,		/* ours: xdp_frames through ndo_xdp_xmit */
 };
 
 /* "delay 2147483647" means: stay running but never transmit. */
@@ -129,6 +130,7 @@ enum pg_flag_bit {
 #define PG_F(name)	BIT(PG_FB_##name)
 
 struct xfrm_state;
+struct pg_xdp;
 
 /* Configuration written through the device's proc file. */
 struct pktgen_config {
@@ -330,6 +332,7 @@ struct pktgen_run {
 	enum pg_send built_for;		/* how @skb was built to be sent */
 	/* the Result's frags when no skb is held at the end (pg_give_skb()) */
 	int given_frags;
+	struct pg_xdp *xdp;		/* xmit_mode xdp: pages, frames (pktgen_xdp.c) */
 };
 
 struct pktgen_net;

@@ -56,7 +56,16 @@ static bool pg_queue_bursts(const struct pg_shape *s, bool sharing)
 	return s->xmit_mode == PG_XMIT_QUEUE && s->burst > 1;
 }
 
-/* netif_receive gives each skb away; a burst there is many skbs */
+/* xdp sends every packet as a frame of its own, built for it */
+static bool pg_xdp_clones(const struct pg_shape *s, bool sharing)
+{
+	return s->xmit_mode == PG_XMIT_XDP && s->clone_skb;
+}
+
+/*
+ * netif_receive gives each skb away; a burst there is many skbs; xdp
+ * (never a clone, pg_xdp_clones()) copies each packet into a frame
+ */
 static bool pg_shares_unshareable(const struct pg_shape *s, bool sharing)
 {
 	return !sharing && ((s->clone_skb && s->xmit_mode != PG_XMIT_RECEIVE) ||
@@ -68,9 +77,10 @@ static bool pg_clones_imix(const struct pg_shape *s, bool sharing)
 	return s->clone_skb && s->nr_imix;
 }
 
+/* an xdp burst is a bulk of frames of their own: nothing shared */
 static bool pg_shares_unflagged(const struct pg_shape *s, bool sharing)
 {
-	return (s->clone_skb || s->burst > 1) && !s->shared;
+	return (s->clone_skb || (s->burst > 1 && s->xmit_mode != PG_XMIT_XDP)) && !s->shared;
 }
 
 /*
@@ -82,6 +92,9 @@ static const struct pg_rule {
 	int err;
 	const char *why[PG_SHAPE_CMDS];
 } pg_rules[] = {
+	{ pg_xdp_clones, -EOPNOTSUPP, {
+		[PG_SHAPE_CLONE_SKB] = "clone_skb > 0 is not supported in xdp mode",
+		[PG_SHAPE_XMIT_MODE] = "xdp mode needs clone_skb 0" } },
 	{ pg_receive_clones, -EOPNOTSUPP, {
 		[PG_SHAPE_CLONE_SKB] = "clone_skb > 0 is not supported in netif_receive mode",
 		[PG_SHAPE_XMIT_MODE] = "netif_receive mode needs clone_skb 0" } },
@@ -99,6 +112,7 @@ static const struct pg_rule {
 	{ pg_shares_unflagged, -EINVAL, {
 		[PG_SHAPE_CLONE_SKB] = "clone_skb needs flag SHARED",
 		[PG_SHAPE_BURST] = "burst > 1 needs flag SHARED",
+		[PG_SHAPE_XMIT_MODE] = "burst > 1 needs flag SHARED in this mode",
 		[PG_SHAPE_SHARED] = "flag !SHARED needs clone_skb 0 and burst 1" } },
 };
 

@@ -24,6 +24,7 @@
 #include "pktgen_set.h"
 #include "pktgen_rules.h"
 #include "pktgen_thread.h"
+#include "pktgen_xdp.h"
 #include "pktgen_dev.h"
 #include "pktgen_ctl.h"
 #include "pktgen_cmd.h"
@@ -69,6 +70,7 @@ static const char * const pg_xmit_mode_names[] = {
 	[PG_XMIT_START]		= "start_xmit",
 	[PG_XMIT_RECEIVE]	= "netif_receive",
 	[PG_XMIT_QUEUE]		= "queue_xmit",
+	[PG_XMIT_XDP]		= "xdp",
 };
 
 /* ---- device commands -------------------------------------------------------- */
@@ -407,11 +409,14 @@ static int pg_cmd_xmit_mode(struct pktgen_dev *pkt_dev, char *val)
 	val[len] = '\0';
 	mode = match_string(pg_xmit_mode_names, ARRAY_SIZE(pg_xmit_mode_names), val);
 	if (mode < 0) {
-		pg_set_result(pkt_dev, "xmit_mode -:%s:- unknown\nAvailable modes: %s, %s, %s",
+		pg_set_result(pkt_dev, "xmit_mode -:%s:- unknown\nAvailable modes: %s, %s, %s, %s",
 			      val, pg_xmit_mode_names[0], pg_xmit_mode_names[1],
-			      pg_xmit_mode_names[2]);
+			      pg_xmit_mode_names[2], pg_xmit_mode_names[3]);
 		return -EINVAL;
 	}
+	why = mode == PG_XMIT_XDP ? pg_xdp_refusal(pkt_dev->odev) : NULL;
+	if (why)
+		return pg_error(pkt_dev, -EOPNOTSUPP, "%s", why);
 
 	spin_lock_bh(&pkt_dev->lock);
 	err = pg_shape_check(pkt_dev, PG_SHAPE_XMIT_MODE, mode, &why);

@@ -87,6 +87,8 @@ static void pg_show_encap(struct seq_file *seq, const struct pktgen_config *cfg)
 		seq_puts(seq, "     xmit_mode: netif_receive\n");
 	else if (cfg->xmit_mode == PG_XMIT_QUEUE)
 		seq_puts(seq, "     xmit_mode: xmit_queue\n");
+	else if (cfg->xmit_mode == PG_XMIT_XDP)
+		seq_puts(seq, "     xmit_mode: xdp\n");
 	if (cfg->duration_ns) {
 		char shown[32];
 

@@ -28,6 +28,7 @@
 #include "pktgen_thread.h"
 #include "pktgen_dev.h"
 #include "pktgen_ctl.h"
+#include "pktgen_xdp.h"
 
 /* Closer than this to the deadline the thread spins instead of sleeping. */
 #define PG_SPIN_NS		(100 * NSEC_PER_USEC)
@@ -118,6 +119,8 @@ static enum pg_send pg_send_wanted(const struct pktgen_config *cfg, bool dev_for
 		return cfg->burst > 1 ? PG_SEND_CLONE : PG_SEND_GIVE;
 	case PG_XMIT_QUEUE:
 		return cfg->clone_skb > 1 ? PG_SEND_CLONE : PG_SEND_GIVE;
+	case PG_XMIT_XDP:	/* the skb never leaves: its bytes are copied */
+		return PG_SEND_GIVE;
 	default:
 		return dev_forwards ? PG_SEND_GIVE : PG_SEND_SHARE;
 	}
@@ -156,9 +159,41 @@ static ktime_t pg_due(const struct pktgen_run *r)
 	return min(r->next_tx, r->deadline);
 }
 
+/*
+ * What the run's mode needs beyond the build's resources (xmit_mode xdp:
+ * a device that takes frames, settings it can send, its page ring), taken
+ * at start and whenever the settings change; released otherwise.  0, or
+ * an errno with the Result to show in @why (@len bytes).
+ */
+static int pg_mode_prepare(struct pktgen_dev *pkt_dev, char *why, size_t len)
+{
+	struct pktgen_run *r = &pkt_dev->run;
+	const char *refusal;
+	int err;
+
+	if (r->cfg.xmit_mode != PG_XMIT_XDP) {
+		pg_xdp_release(r);
+		return 0;
+	}
+	refusal = pg_xdp_refusal(pkt_dev->odev);
+	if (refusal) {
+		snprintf(why, len, "ERROR: %s", refusal);
+		return -EOPNOTSUPP;
+	}
+	strscpy(why, "ERROR: ", len);
+	err = pg_xdp_config_check(&r->cfg, why + strlen(why), len - strlen(why));
+	if (err)
+		return err;
+	err = pg_xdp_prepare(r);
+	if (err)
+		strscpy(why, "No memory", len);
+	return err;
+}
+
 static void pg_start_device(struct pktgen_dev *pkt_dev)
 {
 	struct pktgen_run *r = &pkt_dev->run;
+	char why[PG_RESULT_LEN];
 
 	if (pkt_dev->running)
 		return;
@@ -169,6 +204,11 @@ static void pg_start_device(struct pktgen_dev *pkt_dev)
 
 	if (pg_build_prepare(r, pkt_dev->odev)) {
 		pg_set_result(pkt_dev, "No memory");
+		return;
+	}
+	if (pg_mode_prepare(pkt_dev, why, sizeof(why))) {
+		pg_build_release(r);
+		pg_set_result(pkt_dev, "%s", why);
 		return;
 	}
 	pg_cursor_reset(r);
@@ -211,6 +251,7 @@ static void pg_stop_device(struct pktgen_dev *pkt_dev)
 	consume_skb(r->skb);
 	r->skb = NULL;
 	pg_build_release(r);
+	pg_xdp_release(r);
 	pg_store_stats(pkt_dev, nr_frags);
 	pg_dbg("%s: stopped after %llu packets, %llu errors\n",
 	       pkt_dev->name, r->sofar, r->errors);
@@ -226,6 +267,7 @@ static void pg_stop_device(struct pktgen_dev *pkt_dev)
 static void pg_run_refresh(struct pktgen_dev *pkt_dev)
 {
 	struct pktgen_run *r = &pkt_dev->run;
+	char why[PG_RESULT_LEN];
 	u64 old_delay = r->cfg.delay_ns;
 	ktime_t now;
 
@@ -247,6 +289,12 @@ static void pg_run_refresh(struct pktgen_dev *pkt_dev)
 	if (pg_build_prepare(r, pkt_dev->odev)) {
 		pg_stop_device(pkt_dev);
 		pg_set_result(pkt_dev, "No memory");
+		return;
+	}
+	if (pg_mode_prepare(pkt_dev, why, sizeof(why))) {
+		/* the stop writes the counts' Result: the reason replaces it */
+		pg_stop_device(pkt_dev);
+		pg_set_result(pkt_dev, "%s", why);
 		return;
 	}
 	pg_cursor_reset(r);
@@ -513,6 +561,36 @@ static void pg_build_failed(struct pktgen_dev *pkt_dev, int err)
 	schedule();
 }
 
+/*
+ * xmit_mode xdp: a slot's burst as frames of their own (pktgen_xdp.c).
+ * False when the run ended: no memory left, no SA, or a device that took
+ * nothing and said why (its errno in the Result: veth without an XDP
+ * program on its peer, a virtio_net without one on itself, a link down).
+ */
+static bool pg_xmit_xdp(struct pktgen_dev *pkt_dev)
+{
+	struct pktgen_run *r = &pkt_dev->run;
+	int err;
+
+	/* built to be copied: never a clone's companion (pg_alloc_skb()) */
+	r->built_for = PG_SEND_GIVE;
+	local_bh_disable();
+	err = pg_xdp_send(r, pkt_dev->odev, r->cfg.burst);
+	local_bh_enable();
+	r->last_ok = true;
+	if (likely(!err))
+		return true;
+	if (err == -ENOMEM || err == -ENOENT) {
+		pg_build_failed(pkt_dev, err);
+		return false;
+	}
+	pg_stop_device(pkt_dev);
+	pg_set_result(pkt_dev,
+		      "ERROR: %s took no frame (ndo_xdp_xmit: %d) after %llu packets, %llu errors",
+		      pkt_dev->odev->name, err, r->sofar, r->errors);
+	return false;
+}
+
 /* One slot of @pkt_dev, sent as *@how says (pg_xmit_slots()). */
 static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt_dev,
 			 enum pg_send *how_p)
@@ -540,6 +618,12 @@ static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt_dev,
 	if (unlikely(r->cfg.delay_ns == PG_DELAY_NEVER)) {
 		r->next_tx = KTIME_MAX;
 		return;
+	}
+
+	if (r->cfg.xmit_mode == PG_XMIT_XDP) {
+		if (!pg_xmit_xdp(pkt_dev))
+			return;
+		goto sent;
 	}
 
 	/*
@@ -573,6 +657,7 @@ static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt_dev,
 		r->last_ok = pg_xmit_start(r, odev, burst, how);
 	}
 	local_bh_enable();
+sent:
 	if (r->last_ok && r->cfg.delay_ns)
 		r->next_tx = ktime_add_ns(r->next_tx, r->cfg.delay_ns);
 

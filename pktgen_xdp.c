@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pktgen: xmit_mode xdp.  Each packet is built as in the other modes
+ * (pktgen_build.c: into the run's skb, which never leaves pktgen), its
+ * bytes are copied into a page of the run's own ring and handed to the
+ * device's ndo_xdp_xmit() as an xdp_frame, up to PG_XDP_BULK at a time.
+ *
+ * The frames' memory model is MEM_TYPE_PAGE_ORDER0: whoever ends up
+ * with a frame (the driver at completion, veth's peer when it makes an
+ * skb of it, any error path) frees it with xdp_return_frame(), that is
+ * put_page(), and nothing registered with the core is looked up, so no
+ * frame depends on this module or on a run still existing.  The ring
+ * keeps one reference to each of its pages; a page is written again
+ * only when that reference is the last (every holder let go of it),
+ * else a fresh page takes its place in the ring.  A frame handed to the
+ * driver is never written by pktgen again.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bpf.h>
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <net/xdp.h>
+
+#include "pktgen.h"
+#include "pktgen_build.h"
+#include "pktgen_xdp.h"
+
+/* Frames per ndo_xdp_xmit() call; a larger burst is several calls. */
+#define PG_XDP_BULK		64
+/* Pages in a run's ring: frames in flight before it allocates. */
+#define PG_XDP_RING		512
+/*
+ * The largest frame: a page less the headroom XDP programs are
+ * promised (the xdp_frame lives at its start) and the tailroom a
+ * receiver needs to make an skb of it (skb_shared_info).
+ */
+#define PG_XDP_MAX_FRAME	(PAGE_SIZE - XDP_PACKET_HEADROOM - \
+				 SKB_DATA_ALIGN(sizeof(struct skb_shared_info)))
+
+struct pg_xdp {
+	/* never registered: xdp_convert_buff_to_frame() reads its mem.type */
+	struct xdp_rxq_info rxq;
+	unsigned int next;
+	struct page *ring[PG_XDP_RING];
+	struct xdp_frame *frames[PG_XDP_BULK];
+	u32 lens[PG_XDP_BULK];
+};
+
+/* Why @odev cannot take xmit_mode xdp, or NULL. */
+const char *pg_xdp_refusal(const struct net_device *odev)
+{
+#ifndef HAVE_XDP_FRAME_FLAGS
+	/* probes/xdp_frame_flags.c: why the frame's flags stand for more */
+	return "xmit_mode xdp needs a kernel with v5.18's xdp_frame.flags";
+#endif
+	if (!odev->netdev_ops->ndo_xdp_xmit)
+		return "xmit_mode xdp needs a device with ndo_xdp_xmit (XDP transmit)";
+	return NULL;
+}
+
+/*
+ * Whether the settings @cfg (sizes resolved) can be sent as xdp frames:
+ * 0, or -EOPNOTSUPP with the reason in @why (@len bytes).
+ */
+int pg_xdp_config_check(const struct pktgen_config *cfg, char *why, size_t len)
+{
+	u32 i, largest = max(cfg->max_pkt_size, pg_min_frame(cfg));
+
+	if (cfg->frags) {
+		strscpy(why, "xmit_mode xdp sends linear frames: needs frags 0", len);
+		return -EOPNOTSUPP;
+	}
+	if (cfg->flags & PG_F(IPSEC)) {
+		strscpy(why, "xmit_mode xdp does not do flag IPSEC", len);
+		return -EOPNOTSUPP;
+	}
+	for (i = 0; i < cfg->nr_imix; i++)
+		largest = max(largest, cfg->imix[i].size);
+	if (largest > PG_XDP_MAX_FRAME) {
+		snprintf(why, len, "xmit_mode xdp: pkt_size and imix sizes at most %lu (a page)",
+			 (unsigned long)PG_XDP_MAX_FRAME);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+#ifdef HAVE_XDP_FRAME_FLAGS
+
+/* The run's ring and frame array; GFP_KERNEL, at start. */
+int pg_xdp_prepare(struct pktgen_run *r)
+{
+	struct pg_xdp *x;
+
+	if (r->xdp)
+		return 0;
+	x = kvzalloc_node(sizeof(*x), GFP_KERNEL, r->node);
+	if (!x)
+		return -ENOMEM;
+	x->rxq.mem.type = MEM_TYPE_PAGE_ORDER0;
+	r->xdp = x;
+	return 0;
+}
+
+/* The run is over: the ring lets go of its pages, frames in flight keep theirs. */
+void pg_xdp_release(struct pktgen_run *r)
+{
+	struct pg_xdp *x = r->xdp;
+	unsigned int i;
+
+	if (!x)
+		return;
+	for (i = 0; i < PG_XDP_RING; i++)
+		if (x->ring[i])
+			put_page(x->ring[i]);
+	kvfree(x);
+	r->xdp = NULL;
+}
+
+/*
+ * The next page of the ring to write a frame into, with a reference
+ * for the frame: the ring's page where nobody else holds it any more,
+ * else a new one in its place.  NULL when no memory is free.
+ */
+static struct page *pg_xdp_page(struct pg_xdp *x, int node)
+{
+	struct page **slot = &x->ring[x->next];
+	struct page *page = *slot;
+
+	if (page && page_ref_count(page) == 1) {
+		/* the last holder's put_page() came after its last read */
+		smp_acquire__after_ctrl_dep();
+	} else {
+		if (page)
+			put_page(page);
+		page = alloc_pages_node(node, GFP_ATOMIC | __GFP_NOWARN, 0);
+		*slot = page;
+		if (!page)
+			return NULL;
+	}
+	x->next = (x->next + 1) % PG_XDP_RING;
+	get_page(page);
+	return page;
+}
+
+/* A frame holding @skb's bytes (a linear skb), or NULL. */
+static struct xdp_frame *pg_xdp_frame(struct pg_xdp *x, const struct sk_buff *skb, int node)
+{
+	struct xdp_frame *xdpf;
+	struct xdp_buff xdp;
+	struct page *page;
+	void *hard;
+
+	if (unlikely(skb->len > PG_XDP_MAX_FRAME || skb_is_nonlinear(skb)))
+		return NULL;
+	page = pg_xdp_page(x, node);
+	if (unlikely(!page))
+		return NULL;
+	hard = page_address(page);
+	xdp_init_buff(&xdp, PAGE_SIZE, &x->rxq);
+	xdp_prepare_buff(&xdp, hard, XDP_PACKET_HEADROOM, skb->len, false);
+	memcpy(xdp.data, skb->data, skb->len);
+	xdpf = xdp_convert_buff_to_frame(&xdp);
+	if (unlikely(!xdpf)) {
+		put_page(page);
+		return NULL;
+	}
+	xdpf->dev_rx = NULL;
+	return xdpf;
+}
+
+/*
+ * The next packet, built into the run's skb (r->skb, ours alone: it is
+ * never handed over) and stamped.  A sum the device would finish is
+ * finished here: frames have no checksum offload.
+ */
+static int pg_xdp_build(struct pktgen_run *r, struct net_device *odev)
+{
+	struct sk_buff *skb = pg_build_skb(r, odev, r->skb);
+
+	if (IS_ERR(skb)) {
+		r->skb = NULL;
+		return PTR_ERR(skb);
+	}
+	r->skb = skb;
+	if (skb->ip_summed == CHECKSUM_PARTIAL && skb_checksum_help(skb)) {
+		consume_skb(skb);
+		r->skb = NULL;
+		return -ENOMEM;
+	}
+	if (r->stamp_late)
+		pg_stamp_skb(r, skb, PG_EXT_F_SENT);
+	/* nobody else saw it: the next build may patch it */
+	r->frame_intact = true;
+	return 0;
+}
+
+/*
+ * One slot: @burst packets, built one by one (each its own sequence
+ * number) and handed to ndo_xdp_xmit() in bulks, the last with
+ * XDP_XMIT_FLUSH.  Frames the driver did not take are freed here and
+ * counted as errors; their sequence numbers go to the next ones.
+ * Returns 0, an error of the build (-ENOMEM, -ENOENT) or the driver's
+ * errno (it took nothing: no XDP resources, link down): the run ends.
+ * BH off, as ndo_xdp_xmit() wants it.
+ */
+int pg_xdp_send(struct pktgen_run *r, struct net_device *odev, unsigned int burst)
+{
+	int (*xmit)(struct net_device *dev, int n, struct xdp_frame **xdp, u32 flags) =
+		odev->netdev_ops->ndo_xdp_xmit;
+	struct pg_xdp *x = r->xdp;
+	u64 seq = r->seq_num, bytes = 0, sent = 0, failed = 0;
+	unsigned int chunk, n, i;
+	int taken, err = 0;
+
+	if (unlikely(!xmit || !x))
+		return -EOPNOTSUPP;
+	if (r->cfg.count)
+		burst = min_t(u64, burst, r->cfg.count - min(r->sofar, r->cfg.count));
+	while (burst && !err) {
+		chunk = min_t(unsigned int, burst, PG_XDP_BULK);
+		burst -= chunk;
+		for (n = 0, i = 0; i < chunk; i++) {
+			WRITE_ONCE(r->seq_num, seq + sent + n);
+			err = pg_xdp_build(r, odev);
+			if (unlikely(err))
+				break;
+			x->frames[n] = pg_xdp_frame(x, r->skb, r->node);
+			if (unlikely(!x->frames[n])) {
+				failed++;
+				continue;
+			}
+			x->lens[n++] = r->skb->len;
+		}
+		if (!n)
+			continue;
+		rcu_read_lock();
+		taken = xmit(odev, n, x->frames, XDP_XMIT_FLUSH);
+		rcu_read_unlock();
+		if (unlikely(taken < 0)) {
+			err = taken;
+			taken = 0;
+		}
+		for (i = 0; i < taken; i++)
+			bytes += x->lens[i];
+		for (i = taken; i < n; i++)
+			xdp_return_frame(x->frames[i]);
+		sent += taken;
+		failed += n - taken;
+	}
+	WRITE_ONCE(r->seq_num, seq + sent);
+	pg_counter_add(&r->sofar, sent);
+	pg_counter_add(&r->tx_bytes, bytes);
+	if (failed)
+		pg_counter_add(&r->errors, failed);
+	return err;
+}
+
+#else	/* !HAVE_XDP_FRAME_FLAGS: pg_xdp_refusal() refuses the mode */
+
+int pg_xdp_prepare(struct pktgen_run *r)
+{
+	return -EOPNOTSUPP;
+}
+
+void pg_xdp_release(struct pktgen_run *r)
+{
+}
+
+int pg_xdp_send(struct pktgen_run *r, struct net_device *odev, unsigned int burst)
+{
+	return -EOPNOTSUPP;
+}
+
+#endif

@@ -1,0 +1,174 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# xmit_mode xdp: xdp_frames through the device's ndo_xdp_xmit().
+#
+#   netns A (NSA)                          netns B (NSB)
+#   +---------------------------+          +---------------------------+
+#   | pktgen "vethA"            |   veth   | vethB  <-- tcpdump        |
+#   |   10.96.0.1/24            |<-------->|   XDP_PASS (native)       |
+#   | pktgen "d0" (dummy)       |          |   ingress: drop all       |
+#   +---------------------------+          +---------------------------+
+#
+# veth takes frames when its peer has an XDP program (an XDP_PASS one,
+# tests/lib/bpfprog.py, attached native); the peer makes skbs of them,
+# which the capture sees.  Checked: the refusals (a dummy has no
+# ndo_xdp_xmit; clone_skb); start_xmit and xdp runs of the same settings
+# give the same bytes (wire_xdp_check.py), counted as sent; UDPCSUM is a
+# complete sum; ratep paces; pgrx counts the frames; the peer's program
+# removed mid-run ends the run with an ERROR Result; vethA deleted
+# mid-run ends it too.  A kernel without the interface refuses the mode:
+# the rest is skipped there.
+
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/rx-lib.sh"
+
+IPA=10.96.0.1 IPB=10.96.0.2 N=300
+BPFPROG=(python3 -S "$LIB_DIR/bpfprog.py")
+
+ktap_header
+ktap_plan 27
+
+TMP=$(lib_tmpdir)
+
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
+setup() {
+	pg_load || return 1
+	setup_ns NSA NSB || return 1
+	veth_create "$NSA" vethA "$NSB" vethB || return 1
+	dummy_create "$NSA" d0 || return 1
+	ip -n "$NSA" addr add "$IPA/24" dev vethA &&
+		ip -n "$NSB" addr add "$IPB/24" dev vethB || return 1
+	ip netns exec "$NSB" tc qdisc add dev vethB clsact &&
+		ip netns exec "$NSB" tc filter add dev vethB ingress \
+			matchall action drop || return 1
+	# checksums as the software sums them: veth would leave them partial
+	ip netns exec "$NSA" ethtool -K vethA tx off >/dev/null || return 1
+	MACB=$(ns_cat "$NSB" /sys/class/net/vethB/address) || return 1
+	THR=$(pg_first_thread "$NSA") || return 1
+	in_ns "$NSA" pg_write "$THR" "add_device vethA" &&
+		in_ns "$NSA" pg_write "$THR" "add_device d0"
+}
+
+ktap_setup setup
+
+BPFDIR=$TMP/bpffs
+mkdir -p "$BPFDIR"
+have_prog=0
+if mount -t bpf bpf "$BPFDIR" 2>/dev/null; then
+	defer umount "$BPFDIR"
+	"${BPFPROG[@]}" xdp-pass "$BPFDIR/xdp" && have_prog=1
+fi
+# shellcheck disable=SC2317 # run indirectly (check)
+xdp_on() { ip -n "$NSB" link set dev vethB xdpdrv pinned "$BPFDIR/xdp"; }
+# shellcheck disable=SC2317 # run indirectly (check)
+xdp_off() { ip -n "$NSB" link set dev vethB xdpdrv off; }
+
+# 1. refusals, before any run
+check "xmit_mode xdp on a dummy (no ndo_xdp_xmit): EOPNOTSUPP" \
+	pg_refuses "$NSA" d0 "xmit_mode xdp" 95 '^ERROR: .*(ndo_xdp_xmit|kernel)'
+if ! in_ns "$NSA" pg_write vethA "xmit_mode xdp"; then
+	res=$(in_ns "$NSA" pg_result vethA)
+	ktap_skip_rest "xmit_mode xdp" "refused on vethA: $res"
+fi
+check "Params show xmit_mode: xdp" \
+	grep -q '^     xmit_mode: xdp$' <<<"$(in_ns "$NSA" pg_read vethA)"
+check "clone_skb 1 in xdp mode: EOPNOTSUPP" \
+	pg_refuses "$NSA" vethA "clone_skb 1" 95 '^ERROR: clone_skb > 0 is not supported in xdp mode'
+check "burst 8 in xdp mode, without flag SHARED: OK" in_ns "$NSA" pg_set vethA "burst 8"
+in_ns "$NSA" pg_write vethA "burst 1"
+in_ns "$NSA" pg_write vethA "xmit_mode start_xmit"
+# d0 off the thread: only vethA runs from here
+in_ns "$NSA" pg_write "$THR" "rem_device_all" &&
+	in_ns "$NSA" pg_write "$THR" "add_device vethA"
+
+if [ "$have_prog" != 1 ] || ! xdp_on; then
+	ktap_skip_rest "xdp runs" "no XDP program could be loaded or attached to vethB"
+fi
+
+# one_run LABEL MODE PAIR UDPCSUM N CMD...: vethA set to MODE and CMD...,
+# one run of N packets (the capture running), its Result checked; the
+# frames are checked at the end (wire_xdp_check.py)
+RUNS=()
+one_run() {
+	local lab=$1 mode=$2 pair=$3 csum=$4 n=$5 c out="" rc=0
+	shift 5
+	for c in "xmit_mode $mode" "$@"; do
+		out=$(in_ns "$NSA" pg_set vethA "$c") || break
+	done
+	[ -z "$out" ] && { pg_start_ns "$NSA" || rc=$?; }
+	check "$lab: Result OK, $n sent, no errors" pg_run_ok "$NSA" vethA "$n" "$rc" "$out"
+	RUNS+=("$(printf '{"lab": "%s", "n": %d, "pair": "%s", "udpcsum": %s}' \
+		"$lab" "$n" "$pair" "$csum")")
+}
+
+# 2. the same settings through start_xmit and xdp, on the wire
+if ! cap_start "$NSB" vethB "$TMP/wire.pcap"; then
+	ktap_fail "capture on vethB"
+	ktap_finish
+fi
+BASE=("count $N" "dst $IPB" "dst_mac $MACB")
+one_run start60 start_xmit "" false "$N" "${BASE[@]}" "pkt_size 60"
+one_run xdp60 xdp start60 false "$N" "pkt_size 60"
+one_run start1000 start_xmit "" false "$N" "pkt_size 1000" "src_min 10.96.0.10" \
+	"src_max 10.96.0.20" "udp_dst_min 9" "udp_dst_max 99" "flag NS_TIMESTAMP"
+one_run xdp1000 xdp start1000 false "$N" "burst 16"
+one_run xdp_udpcsum xdp "" true "$N" "burst 1" "flag UDPCSUM"
+cap_stop
+runs=$(IFS=,; echo "[${RUNS[*]}]")
+out=$(python3 -S "$LIB_DIR/wire_xdp_check.py" "$TMP/wire.pcap" "$runs" 2>&1)
+ktap_report <<<"$out"
+in_ns "$NSA" pg_write vethA "flag !UDPCSUM"
+in_ns "$NSA" pg_write vethA "flag !NS_TIMESTAMP"
+
+# 3. pacing: ratep 1000, 500 packets take about half a second
+in_ns "$NSA" pg_write vethA "ratep 1000"
+in_ns "$NSA" pg_write vethA "count 500"
+pg_start_ns "$NSA"
+res=$(in_ns "$NSA" pg_result vethA)
+usec=$(sed -n 's/^OK: \([0-9]*\)(.*/\1/p' <<<"$res")
+check "ratep 1000: 500 packets in 0.45-5 s ($res)" \
+	test "${usec:-0}" -ge 450000 -a "${usec:-0}" -le 5000000
+in_ns "$NSA" pg_write vethA "delay 0"
+
+# 4. the receiver counts them (no tc drop: pgrx takes them first)
+ip netns exec "$NSB" tc qdisc del dev vethB clsact
+in_ns "$NSA" pg_write vethA "count 2000"
+in_ns "$NSA" pg_write vethA "burst 32"
+if rx_cmd "$NSB" "rx vethB" && rx_cmd "$NSB" "display script"; then
+	pg_start_ns "$NSA"
+	rx_snap "$NSB"
+	check "pgrx on vethB: 2000 received, none lost" \
+		rx_expect rx_packets 2000 lost 0 duplicates 0
+	rx_cmd "$NSB" "rx_disable vethB"
+else
+	ktap_fail "pgrx on vethB: 2000 received, none lost" "rx vethB refused"
+fi
+
+# 5. the peer's program removed mid-run: the run ends, Result says why
+in_ns "$NSA" pg_write vethA "count 0"
+pg_start_ns "$NSA" 60 &
+START_PID=$!
+# shellcheck disable=SC2016 # expanded by eval
+check "running" slowwait 10 eval 'in_ns "$NSA" pg_read vethA | grep -q "^Result: Starting"'
+sleep 1
+check "XDP program removed from vethB" xdp_off
+check_start_returned "start returned by itself"
+check "Result: ERROR: vethA took no frame (ndo_xdp_xmit: -6)" \
+	grep -q '^Result: ERROR: vethA took no frame (ndo_xdp_xmit: -6)' \
+	<<<"$(in_ns "$NSA" pg_read vethA)"
+
+# 6. vethA deleted mid-run
+xdp_on
+pg_start_ns "$NSA" 60 &
+START_PID=$!
+# shellcheck disable=SC2016 # expanded by eval
+check "running again" slowwait 10 eval 'in_ns "$NSA" pg_read vethA | grep -q "^Result: Starting"'
+sleep 1
+check "vethA deleted" ip -n "$NSA" link del vethA
+check_start_returned "start returned after the delete"
+# shellcheck disable=SC2016 # expanded by eval
+check "vethA's file gone" slowwait 10 eval '! ip netns exec "$NSA" test -e /proc/net/pktgen/vethA'
+
+in_ns "$NSA" pg_write pgctrl reset
+ktap_finish
