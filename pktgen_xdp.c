@@ -137,7 +137,7 @@ static struct page *pg_xdp_page(struct pg_xdp *x, int node)
 	} else {
 		if (page)
 			put_page(page);
-		page = alloc_pages_node(node, GFP_ATOMIC | __GFP_NOWARN, 0);
+		page = alloc_pages_node(node, GFP_NOWAIT | __GFP_NOWARN, 0);
 		*slot = page;
 		if (!page)
 			return NULL;
