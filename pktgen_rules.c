@@ -2,7 +2,7 @@
 /*
  * pktgen: the rules of a device's settings.  The numeric commands and the
  * check each applies, the rules that tie clone_skb, burst, xmit_mode,
- * imix_weights and flag SHARED together, the values an idle write shows
+ * imix_weights, frags and flags SHARED and IPSEC together, the values an idle write shows
  * in Current at once (the seed over the run's cursor), and what a change
  * of the configuration implies: Params settled as at a start, a running
  * thread told.
@@ -43,7 +43,9 @@ struct pg_shape {
 	u64 burst;
 	int xmit_mode;
 	u32 nr_imix;
+	u32 frags;
 	bool shared;
+	bool ipsec;
 };
 
 static bool pg_receive_clones(const struct pg_shape *s, bool sharing)
@@ -60,6 +62,17 @@ static bool pg_queue_bursts(const struct pg_shape *s, bool sharing)
 static bool pg_xdp_clones(const struct pg_shape *s, bool sharing)
 {
 	return s->xmit_mode == PG_XMIT_XDP && s->clone_skb;
+}
+
+/* xdp frames are linear (a page each) and go out as built: no ESP */
+static bool pg_xdp_frags(const struct pg_shape *s, bool sharing)
+{
+	return s->xmit_mode == PG_XMIT_XDP && s->frags;
+}
+
+static bool pg_xdp_ipsec(const struct pg_shape *s, bool sharing)
+{
+	return s->xmit_mode == PG_XMIT_XDP && s->ipsec;
 }
 
 /*
@@ -95,6 +108,12 @@ static const struct pg_rule {
 	{ pg_xdp_clones, -EOPNOTSUPP, {
 		[PG_SHAPE_CLONE_SKB] = "clone_skb > 0 is not supported in xdp mode",
 		[PG_SHAPE_XMIT_MODE] = "xdp mode needs clone_skb 0" } },
+	{ pg_xdp_frags, -EOPNOTSUPP, {
+		[PG_SHAPE_FRAGS] = "frags > 0 is not supported in xdp mode",
+		[PG_SHAPE_XMIT_MODE] = "xdp mode needs frags 0" } },
+	{ pg_xdp_ipsec, -EOPNOTSUPP, {
+		[PG_SHAPE_IPSEC] = "flag IPSEC is not supported in xdp mode",
+		[PG_SHAPE_XMIT_MODE] = "xdp mode needs flag !IPSEC" } },
 	{ pg_receive_clones, -EOPNOTSUPP, {
 		[PG_SHAPE_CLONE_SKB] = "clone_skb > 0 is not supported in netif_receive mode",
 		[PG_SHAPE_XMIT_MODE] = "netif_receive mode needs clone_skb 0" } },
@@ -122,7 +141,9 @@ static void pg_shape_of(const struct pktgen_config *cfg, struct pg_shape *s)
 	s->burst = cfg->burst;
 	s->xmit_mode = cfg->xmit_mode;
 	s->nr_imix = cfg->nr_imix;
+	s->frags = cfg->frags;
 	s->shared = cfg->flags & PG_F(SHARED);
+	s->ipsec = cfg->flags & PG_F(IPSEC);
 }
 
 /*
@@ -152,6 +173,12 @@ int pg_shape_check(const struct pktgen_dev *pkt_dev, enum pg_shape_cmd cmd, u64 
 		break;
 	case PG_SHAPE_IMIX:
 		next.nr_imix = val;
+		break;
+	case PG_SHAPE_FRAGS:
+		next.frags = val;
+		break;
+	case PG_SHAPE_IPSEC:
+		next.ipsec = val;
 		break;
 	default:
 		next.shared = val;
@@ -370,8 +397,11 @@ static int pg_apply_debug(struct pktgen_dev *pkt_dev, u64 *val, const char **why
 
 static int pg_apply_frags(struct pktgen_dev *pkt_dev, u64 *val, const char **why)
 {
-	pkt_dev->cfg.frags = *val;
-	return 0;
+	int err = pg_shape_check(pkt_dev, PG_SHAPE_FRAGS, *val, why);
+
+	if (!err)
+		pkt_dev->cfg.frags = *val;
+	return err;
 }
 
 static int pg_apply_skb_priority(struct pktgen_dev *pkt_dev, u64 *val, const char **why)

@@ -637,6 +637,8 @@ static int pg_cmd_flag(struct pktgen_dev *pkt_dev, char *val)
 	spin_lock_bh(&pkt_dev->lock);
 	if (bit == PG_FB_SHARED)
 		err = pg_shape_check(pkt_dev, PG_SHAPE_SHARED, !clear, &why);
+	else if (bit == PG_FB_IPSEC)
+		err = pg_shape_check(pkt_dev, PG_SHAPE_IPSEC, !clear, &why);
 	if (!err) {
 		if (clear)
 			pkt_dev->cfg.flags &= ~BIT(bit);

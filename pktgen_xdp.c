@@ -65,7 +65,9 @@ const char *pg_xdp_refusal(const struct net_device *odev)
 
 /*
  * Whether the settings @cfg (sizes resolved) can be sent as xdp frames:
- * 0, or -EOPNOTSUPP with the reason in @why (@len bytes).
+ * 0, or -EOPNOTSUPP with the reason in @why (@len bytes).  frags and
+ * flag IPSEC are refused as they are written (pktgen_rules.c); checked
+ * here again as the run takes the settings.
  */
 int pg_xdp_config_check(const struct pktgen_config *cfg, char *why, size_t len)
 {
