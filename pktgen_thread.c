@@ -563,27 +563,31 @@ static void pg_build_failed(struct pktgen_dev *pkt_dev, int err)
 
 /*
  * xmit_mode xdp: a slot's burst as frames of their own (pktgen_xdp.c).
- * False when the run ended: no memory left, no SA, or a device that took
- * nothing and said why (its errno in the Result: veth without an XDP
- * program on its peer, a virtio_net without one on itself, a link down).
+ * False when the slot failed: no memory left for a build (the skb is
+ * gone then), or a device that took nothing and said why, which ends
+ * the run (its errno in the Result: veth without an XDP program on its
+ * peer, a virtio_net without one on itself, a link down).  The two
+ * errnos come apart: a driver's -ENOMEM is no build failure.
  */
 static bool pg_xmit_xdp(struct pktgen_dev *pkt_dev)
 {
 	struct pktgen_run *r = &pkt_dev->run;
-	int err;
+	int err, drv_err;
 
 	/* built to be copied: never a clone's companion (pg_alloc_skb()) */
 	r->built_for = PG_SEND_GIVE;
 	local_bh_disable();
-	err = pg_xdp_send(r, pkt_dev->odev, r->cfg.burst);
+	err = pg_xdp_send(r, pkt_dev->odev, r->cfg.burst, &drv_err);
 	local_bh_enable();
 	r->last_ok = true;
-	if (likely(!err))
-		return true;
-	if (err == -ENOMEM || err == -ENOENT) {
+	if (unlikely(err)) {
+		/* r->skb is gone (pg_xdp_send()); -ENOENT: IPSEC, refused here */
 		pg_build_failed(pkt_dev, err);
 		return false;
 	}
+	if (likely(!drv_err))
+		return true;
+	err = drv_err;
 	pg_stop_device(pkt_dev);
 	pg_set_result(pkt_dev,
 		      "ERROR: %s took no frame (ndo_xdp_xmit: %d) after %llu packets, %llu errors",

@@ -206,11 +206,14 @@ static int pg_xdp_build(struct pktgen_run *r, struct net_device *odev)
  * number) and handed to ndo_xdp_xmit() in bulks, the last with
  * XDP_XMIT_FLUSH.  Frames the driver did not take are freed here and
  * counted as errors; their sequence numbers go to the next ones.
- * Returns 0, an error of the build (-ENOMEM, -ENOENT) or the driver's
- * errno (it took nothing: no XDP resources, link down): the run ends.
- * BH off, as ndo_xdp_xmit() wants it.
+ * Returns 0 or an error of the build (-ENOMEM, -ENOENT: r->skb is gone
+ * then); the driver's errno (it took nothing and said why: no XDP
+ * resources, link down), which ends the run, goes to *@drv_err apart,
+ * whatever its value: r->skb is still the run's then.  BH off, as
+ * ndo_xdp_xmit() wants it.
  */
-int pg_xdp_send(struct pktgen_run *r, struct net_device *odev, unsigned int burst)
+int pg_xdp_send(struct pktgen_run *r, struct net_device *odev, unsigned int burst,
+		int *drv_err)
 {
 	int (*xmit)(struct net_device *dev, int n, struct xdp_frame **xdp, u32 flags) =
 		odev->netdev_ops->ndo_xdp_xmit;
@@ -219,11 +222,14 @@ int pg_xdp_send(struct pktgen_run *r, struct net_device *odev, unsigned int burs
 	unsigned int chunk, n, i;
 	int taken, err = 0;
 
-	if (unlikely(!xmit || !x))
-		return -EOPNOTSUPP;
+	*drv_err = 0;
+	if (unlikely(!xmit || !x)) {
+		*drv_err = -EOPNOTSUPP;
+		return 0;
+	}
 	if (r->cfg.count)
 		burst = min_t(u64, burst, r->cfg.count - min(r->sofar, r->cfg.count));
-	while (burst && !err) {
+	while (burst && !err && !*drv_err) {
 		chunk = min_t(unsigned int, burst, PG_XDP_BULK);
 		burst -= chunk;
 		for (n = 0, i = 0; i < chunk; i++) {
@@ -244,7 +250,7 @@ int pg_xdp_send(struct pktgen_run *r, struct net_device *odev, unsigned int burs
 		taken = xmit(odev, n, x->frames, XDP_XMIT_FLUSH);
 		rcu_read_unlock();
 		if (unlikely(taken < 0)) {
-			err = taken;
+			*drv_err = taken;
 			taken = 0;
 		}
 		for (i = 0; i < taken; i++)
@@ -273,9 +279,11 @@ void pg_xdp_release(struct pktgen_run *r)
 {
 }
 
-int pg_xdp_send(struct pktgen_run *r, struct net_device *odev, unsigned int burst)
+int pg_xdp_send(struct pktgen_run *r, struct net_device *odev, unsigned int burst,
+		int *drv_err)
 {
-	return -EOPNOTSUPP;
+	*drv_err = -EOPNOTSUPP;
+	return 0;
 }
 
 #endif
