@@ -562,36 +562,50 @@ static void pg_build_failed(struct pktgen_dev *pkt_dev, int err)
 }
 
 /*
- * xmit_mode xdp: a slot's burst as frames of their own (pktgen_xdp.c).
+ * xmit_mode xdp: a slot's burst as frames of their own (pktgen_xdp.c),
+ * a bulk at a time with BH off for each bulk only: the NAPI a send
+ * schedules on this CPU (veth's peer, a NIC's TX completions) runs in
+ * between, so a large burst does not fill the device's ring against its
+ * own consumer nor keep BH off for long.  The burst ends early, with
+ * what went, when the CPU is wanted or the thread has a request.
  * False when the slot failed: no memory left for a build (the skb is
  * gone then), or a device that took nothing and said why, which ends
  * the run (its errno in the Result: veth without an XDP program on its
  * peer, a virtio_net without one on itself, a link down).  The two
  * errnos come apart: a driver's -ENOMEM is no build failure.
  */
-static bool pg_xmit_xdp(struct pktgen_dev *pkt_dev)
+static bool pg_xmit_xdp(struct pktgen_thread *t, struct pktgen_dev *pkt_dev)
 {
 	struct pktgen_run *r = &pkt_dev->run;
-	int err, drv_err;
+	u64 left = r->cfg.burst;
+	int done, drv_err = 0;
 
 	/* built to be copied: never a clone's companion (pg_alloc_skb()) */
 	r->built_for = PG_SEND_GIVE;
-	local_bh_disable();
-	err = pg_xdp_send(r, pkt_dev->odev, r->cfg.burst, &drv_err);
-	local_bh_enable();
 	r->last_ok = true;
-	if (unlikely(err)) {
-		/* r->skb is gone (pg_xdp_send()); -ENOENT: IPSEC, refused here */
-		pg_build_failed(pkt_dev, err);
-		return false;
+	if (r->cfg.count)
+		left = min(left, r->cfg.count - min(r->sofar, r->cfg.count));
+	while (left) {
+		local_bh_disable();
+		done = pg_xdp_send(r, pkt_dev->odev, min_t(u64, left, UINT_MAX), &drv_err);
+		local_bh_enable();
+		if (unlikely(done < 0)) {
+			/* r->skb is gone (pg_xdp_send()); -ENOENT: IPSEC, refused here */
+			pg_build_failed(pkt_dev, done);
+			return false;
+		}
+		if (unlikely(drv_err))
+			break;
+		left -= min_t(u64, left, done);
+		if (!done || need_resched() || READ_ONCE(t->control))
+			break;
 	}
 	if (likely(!drv_err))
 		return true;
-	err = drv_err;
 	pg_stop_device(pkt_dev);
 	pg_set_result(pkt_dev,
 		      "ERROR: %s took no frame (ndo_xdp_xmit: %d) after %llu packets, %llu errors",
-		      pkt_dev->odev->name, err, r->sofar, r->errors);
+		      pkt_dev->odev->name, drv_err, r->sofar, r->errors);
 	return false;
 }
 
@@ -625,7 +639,7 @@ static void pg_xmit_slot(struct pktgen_thread *t, struct pktgen_dev *pkt_dev,
 	}
 
 	if (r->cfg.xmit_mode == PG_XMIT_XDP) {
-		if (!pg_xmit_xdp(pkt_dev))
+		if (!pg_xmit_xdp(t, pkt_dev))
 			return;
 		goto sent;
 	}

@@ -202,50 +202,47 @@ static int pg_xdp_build(struct pktgen_run *r, struct net_device *odev)
 }
 
 /*
- * One slot: @burst packets, built one by one (each its own sequence
- * number) and handed to ndo_xdp_xmit() in bulks, the last with
- * XDP_XMIT_FLUSH.  Frames the driver did not take are freed here and
- * counted as errors; their sequence numbers go to the next ones.
- * Returns 0 or an error of the build (-ENOMEM, -ENOENT: r->skb is gone
- * then); the driver's errno (it took nothing and said why: no XDP
- * resources, link down), which ends the run, goes to *@drv_err apart,
- * whatever its value: r->skb is still the run's then.  BH off, as
- * ndo_xdp_xmit() wants it.
+ * One bulk: up to PG_XDP_BULK of the @want packets still to go in the
+ * slot, built one by one (each its own sequence number) and handed to
+ * ndo_xdp_xmit() in one call, with XDP_XMIT_FLUSH.  Frames the driver
+ * did not take are freed here and counted as errors; their sequence
+ * numbers go to the next ones.  Returns the packets the bulk went
+ * through (taken, refused or without a page), or an error of the build
+ * (-ENOMEM, -ENOENT: r->skb is gone then); the driver's errno (it took
+ * nothing and said why: no XDP resources, link down), which ends the
+ * run, goes to *@drv_err apart, whatever its value: r->skb is still the
+ * run's then.  BH off, as ndo_xdp_xmit() wants it: the caller turns it
+ * on between bulks.
  */
-int pg_xdp_send(struct pktgen_run *r, struct net_device *odev, unsigned int burst,
+int pg_xdp_send(struct pktgen_run *r, struct net_device *odev, unsigned int want,
 		int *drv_err)
 {
 	int (*xmit)(struct net_device *dev, int n, struct xdp_frame **xdp, u32 flags) =
 		odev->netdev_ops->ndo_xdp_xmit;
 	struct pg_xdp *x = r->xdp;
-	u64 seq = r->seq_num, bytes = 0, sent = 0, failed = 0;
-	unsigned int chunk, n, i;
-	int taken, err = 0;
+	unsigned int tried, n = 0, failed = 0, i;
+	u64 seq = r->seq_num, bytes = 0;
+	int taken = 0, err = 0;
 
 	*drv_err = 0;
 	if (unlikely(!xmit || !x)) {
 		*drv_err = -EOPNOTSUPP;
 		return 0;
 	}
-	if (r->cfg.count)
-		burst = min_t(u64, burst, r->cfg.count - min(r->sofar, r->cfg.count));
-	while (burst && !err && !*drv_err) {
-		chunk = min_t(unsigned int, burst, PG_XDP_BULK);
-		burst -= chunk;
-		for (n = 0, i = 0; i < chunk; i++) {
-			WRITE_ONCE(r->seq_num, seq + sent + n);
-			err = pg_xdp_build(r, odev);
-			if (unlikely(err))
-				break;
-			x->frames[n] = pg_xdp_frame(x, r->skb, r->node);
-			if (unlikely(!x->frames[n])) {
-				failed++;
-				continue;
-			}
-			x->lens[n++] = r->skb->len;
-		}
-		if (!n)
+	want = min_t(unsigned int, want, PG_XDP_BULK);
+	for (tried = 0; tried < want; tried++) {
+		WRITE_ONCE(r->seq_num, seq + n);
+		err = pg_xdp_build(r, odev);
+		if (unlikely(err))
+			break;
+		x->frames[n] = pg_xdp_frame(x, r->skb, r->node);
+		if (unlikely(!x->frames[n])) {
+			failed++;
 			continue;
+		}
+		x->lens[n++] = r->skb->len;
+	}
+	if (n) {
 		rcu_read_lock();
 		taken = xmit(odev, n, x->frames, XDP_XMIT_FLUSH);
 		rcu_read_unlock();
@@ -257,15 +254,16 @@ int pg_xdp_send(struct pktgen_run *r, struct net_device *odev, unsigned int burs
 			bytes += x->lens[i];
 		for (i = taken; i < n; i++)
 			xdp_return_frame(x->frames[i]);
-		sent += taken;
 		failed += n - taken;
 	}
-	WRITE_ONCE(r->seq_num, seq + sent);
-	pg_counter_add(&r->sofar, sent);
-	pg_counter_add(&r->tx_bytes, bytes);
+	WRITE_ONCE(r->seq_num, seq + taken);
+	if (taken) {
+		pg_counter_add(&r->sofar, taken);
+		pg_counter_add(&r->tx_bytes, bytes);
+	}
 	if (failed)
 		pg_counter_add(&r->errors, failed);
-	return err;
+	return err ? err : tried;
 }
 
 #else	/* !HAVE_XDP_FRAME_FLAGS: pg_xdp_refusal() refuses the mode */
@@ -279,7 +277,7 @@ void pg_xdp_release(struct pktgen_run *r)
 {
 }
 
-int pg_xdp_send(struct pktgen_run *r, struct net_device *odev, unsigned int burst,
+int pg_xdp_send(struct pktgen_run *r, struct net_device *odev, unsigned int want,
 		int *drv_err)
 {
 	*drv_err = -EOPNOTSUPP;
