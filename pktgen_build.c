@@ -371,22 +371,21 @@ static void pg_stamp_word(__be32 *field, __be32 val, __sum16 *check)
 }
 
 /*
- * The send-time stamp of the copy of @skb handed over now, with the
- * extension's @flags (PG_EXT_F_*): r->stamp_late runs only.  The caller
- * has made sure that nobody else holds @skb's data (no reference, no
- * clone, no driver or DMA still reading it): this writes it.  skb->data
- * is at the frame's start, and the pktgen header in the linear part.
+ * The send-time stamp of the frame at @frame (its first byte), with the
+ * extension's @flags (PG_EXT_F_*): r->stamp_late runs only.  @sum_done:
+ * its UDP checksum (flag UDPCSUM) is complete, and is kept true.  The
+ * caller has made sure that nobody else holds the bytes (no reference,
+ * no clone, no driver or DMA still reading them): this writes them.
  */
-void pg_stamp_skb(const struct pktgen_run *r, struct sk_buff *skb, u32 flags)
+void pg_stamp_frame(const struct pktgen_run *r, void *frame, bool sum_done, u32 flags)
 {
-	struct udphdr *uh = (struct udphdr *)(skb->data + r->pgh_off - sizeof(*uh));
+	struct udphdr *uh = (struct udphdr *)((u8 *)frame + r->pgh_off - sizeof(*uh));
 	struct pktgen_hdr *pgh = (struct pktgen_hdr *)(uh + 1);
 	struct pktgen_hdr_ext *ext = (struct pktgen_hdr_ext *)(pgh + 1);
 	__sum16 *check = NULL;
 	struct timespec64 ts;
 
-	/* a sum the device completes (CHECKSUM_PARTIAL) does not cover data yet */
-	if ((r->cfg.flags & PG_F(UDPCSUM)) && skb->ip_summed != CHECKSUM_PARTIAL)
+	if ((r->cfg.flags & PG_F(UDPCSUM)) && sum_done)
 		check = &uh->check;
 	ktime_get_real_ts64(&ts);
 	pg_stamp_word(&pgh->tv_sec, htonl((u32)ts.tv_sec), check);
@@ -398,6 +397,17 @@ void pg_stamp_skb(const struct pktgen_run *r, struct sk_buff *skb, u32 flags)
 	/* UDP sends a computed 0 as all ones: 0 means "no checksum" */
 	if (check && !*check)
 		*check = CSUM_MANGLED_0;
+}
+
+/*
+ * The stamp of the copy of @skb handed over now (pg_stamp_frame()):
+ * skb->data is at the frame's start, and the pktgen header in the
+ * linear part.  A sum the device completes (CHECKSUM_PARTIAL) does not
+ * cover the data yet.
+ */
+void pg_stamp_skb(const struct pktgen_run *r, struct sk_buff *skb, u32 flags)
+{
+	pg_stamp_frame(r, skb->data, skb->ip_summed != CHECKSUM_PARTIAL, flags);
 }
 
 static void pg_fill_l3(const struct pktgen_run *r, u8 *p, unsigned int l4_len)

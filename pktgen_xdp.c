@@ -177,8 +177,9 @@ static struct xdp_frame *pg_xdp_frame(struct pg_xdp *x, const struct sk_buff *sk
 
 /*
  * The next packet, built into the run's skb (r->skb, ours alone: it is
- * never handed over) and stamped.  A sum the device would finish is
- * finished here: frames have no checksum offload.
+ * never handed over).  A sum the device would finish is finished here:
+ * frames have no checksum offload.  The stamp goes into the frame's
+ * copy, just before the send (pg_xdp_send()).
  */
 static int pg_xdp_build(struct pktgen_run *r, struct net_device *odev)
 {
@@ -194,8 +195,6 @@ static int pg_xdp_build(struct pktgen_run *r, struct net_device *odev)
 		r->skb = NULL;
 		return -ENOMEM;
 	}
-	if (r->stamp_late)
-		pg_stamp_skb(r, skb, PG_EXT_F_SENT);
 	/* nobody else saw it: the next build may patch it */
 	r->frame_intact = true;
 	return 0;
@@ -243,6 +242,9 @@ int pg_xdp_send(struct pktgen_run *r, struct net_device *odev, unsigned int want
 		x->lens[n++] = r->skb->len;
 	}
 	if (n) {
+		/* as late as the other modes: the pages are still ours alone */
+		for (i = 0; r->stamp_late && i < n; i++)
+			pg_stamp_frame(r, x->frames[i]->data, true, PG_EXT_F_SENT);
 		rcu_read_lock();
 		taken = xmit(odev, n, x->frames, XDP_XMIT_FLUSH);
 		rcu_read_unlock();
