@@ -201,4 +201,22 @@ static inline int pg_sk_drops_read(const struct sock *sk)
 	return atomic_read(&sk->sk_drops);
 }
 
+/*
+ * Whether @dev takes frames through ndo_xdp_xmit() now, as devmap asks
+ * before it calls it: its xdp_features say so where the kernel has them
+ * (probes/xdp_features.c); before 6.3 only the driver knows, and says
+ * so with an errno.
+ */
+#ifdef HAVE_XDP_FEATURES
+static inline bool pg_xdp_xmit_on(const struct net_device *dev)
+{
+	return READ_ONCE(dev->xdp_features) & NETDEV_XDP_ACT_NDO_XMIT;
+}
+#else
+static inline bool pg_xdp_xmit_on(const struct net_device *dev)
+{
+	return true;
+}
+#endif
+
 #endif /* _PKTGEN_COMPAT_H */

@@ -181,7 +181,7 @@ static int pg_mode_prepare(struct pktgen_dev *pkt_dev, char *why, size_t len)
 		return -EOPNOTSUPP;
 	}
 	strscpy(why, "ERROR: ", len);
-	err = pg_xdp_config_check(&r->cfg, why + strlen(why), len - strlen(why));
+	err = pg_xdp_config_check(&r->cfg, pkt_dev->odev, why + strlen(why), len - strlen(why));
 	if (err)
 		return err;
 	err = pg_xdp_prepare(r);
@@ -577,8 +577,17 @@ static void pg_build_failed(struct pktgen_dev *pkt_dev, int err)
 static bool pg_xmit_xdp(struct pktgen_thread *t, struct pktgen_dev *pkt_dev)
 {
 	struct pktgen_run *r = &pkt_dev->run;
-	u64 left = r->cfg.burst;
+	char why[PG_RESULT_LEN];
+	u64 left = r->cfg.burst, refused;
 	int done, drv_err = 0;
+
+	/* what devmap checks before each call: the device may have stopped taking frames */
+	if (unlikely(pg_xdp_dev_check(pkt_dev->odev, why, sizeof(why)))) {
+		pg_stop_device(pkt_dev);
+		pg_set_result(pkt_dev, "ERROR: %s after %llu packets, %llu errors",
+			      why, r->sofar, r->errors);
+		return false;
+	}
 
 	/* built to be copied: never a clone's companion (pg_alloc_skb()) */
 	r->built_for = PG_SEND_GIVE;
@@ -599,6 +608,14 @@ static bool pg_xmit_xdp(struct pktgen_thread *t, struct pktgen_dev *pkt_dev)
 		left -= min_t(u64, left, done);
 		if (!done || need_resched() || READ_ONCE(t->control))
 			break;
+	}
+	if (unlikely(!drv_err && pg_xdp_stuck(r, &refused))) {
+		pg_stop_device(pkt_dev);
+		pg_set_result(pkt_dev,
+			      "ERROR: %s took none of the last %llu frames (ndo_xdp_xmit refused them, or they were over its MTU %u) after %llu packets, %llu errors",
+			      pkt_dev->odev->name, refused, READ_ONCE(pkt_dev->odev->mtu),
+			      r->sofar, r->errors);
+		return false;
 	}
 	if (likely(!drv_err))
 		return true;

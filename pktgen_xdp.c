@@ -18,9 +18,11 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bpf.h>
+#include <linux/filter.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/netdevice.h>
+#include <linux/if_vlan.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -32,6 +34,12 @@
 
 /* Frames per ndo_xdp_xmit() call; a larger burst is several calls. */
 #define PG_XDP_BULK		64
+/*
+ * A run whose device took none of this many frames in a row, for as
+ * long, ends (pg_xdp_stuck()): it would never reach its count.
+ */
+#define PG_XDP_STUCK_FRAMES	PG_XDP_BULK
+#define PG_XDP_STUCK_NS		NSEC_PER_SEC
 /* Pages in a run's ring: frames in flight before it allocates. */
 #define PG_XDP_RING		512
 /*
@@ -49,6 +57,9 @@ struct pg_xdp {
 	struct page *ring[PG_XDP_RING];
 	struct xdp_frame *frames[PG_XDP_BULK];
 	u32 lens[PG_XDP_BULK];
+	/* frames refused in a row (by the driver, over the MTU), since when */
+	u64 refused;
+	ktime_t refused_since;
 };
 
 /* Why @odev cannot take xmit_mode xdp, or NULL. */
@@ -64,12 +75,41 @@ const char *pg_xdp_refusal(const struct net_device *odev)
 }
 
 /*
- * Whether the settings @cfg (sizes resolved) can be sent as xdp frames:
- * 0, or -EOPNOTSUPP with the reason in @why (@len bytes).  frags and
- * flag IPSEC are refused as they are written (pktgen_rules.c); checked
- * here again as the run takes the settings.
+ * Whether @odev takes frames now, as devmap checks before it calls
+ * ndo_xdp_xmit(): its xdp_features (pg_xdp_xmit_on()), its being up.
+ * 0, or the errno with the reason in @why (@len bytes).  Not at the
+ * xmit_mode write: a program may be attached, a device set up, after it.
  */
-int pg_xdp_config_check(const struct pktgen_config *cfg, char *why, size_t len)
+int pg_xdp_dev_check(const struct net_device *odev, char *why, size_t len)
+{
+	if (!pg_xdp_xmit_on(odev)) {
+		snprintf(why, len,
+			 "xmit_mode xdp: %s takes no XDP frames now (xdp_features without NDO_XMIT; veth: no XDP program or GRO on its peer) (%d)",
+			 odev->name, -EOPNOTSUPP);
+		return -EOPNOTSUPP;
+	}
+	if (!(odev->flags & IFF_UP)) {
+		snprintf(why, len, "xmit_mode xdp: %s is down (%d)", odev->name, -ENETDOWN);
+		return -ENETDOWN;
+	}
+	return 0;
+}
+
+/* The largest frame xdp_ok_fwd_dev() lets through to @odev. */
+static unsigned int pg_xdp_dev_max(const struct net_device *odev)
+{
+	return READ_ONCE(odev->mtu) + odev->hard_header_len + VLAN_HLEN;
+}
+
+/*
+ * Whether the settings @cfg (sizes resolved) can be sent as xdp frames
+ * to @odev: 0, or the errno (-EOPNOTSUPP, -EMSGSIZE, -ENETDOWN) with the
+ * reason in @why (@len bytes).  frags and flag IPSEC are refused as they
+ * are written (pktgen_rules.c); checked here again as the run takes the
+ * settings.
+ */
+int pg_xdp_config_check(const struct pktgen_config *cfg, const struct net_device *odev,
+			char *why, size_t len)
 {
 	u32 i, largest = max(cfg->max_pkt_size, pg_min_frame(cfg));
 
@@ -88,7 +128,15 @@ int pg_xdp_config_check(const struct pktgen_config *cfg, char *why, size_t len)
 			 (unsigned long)PG_XDP_MAX_FRAME);
 		return -EOPNOTSUPP;
 	}
-	return 0;
+	/* as xdp_ok_fwd_dev(): drivers never see a frame over it on this path */
+	if (largest > pg_xdp_dev_max(odev)) {
+		snprintf(why, len,
+			 "xmit_mode xdp: %u-byte frames over what %s takes, %u (MTU %u + header) (%d)",
+			 largest, odev->name, pg_xdp_dev_max(odev), READ_ONCE(odev->mtu),
+			 -EMSGSIZE);
+		return -EMSGSIZE;
+	}
+	return pg_xdp_dev_check(odev, why, len);
 }
 
 #ifdef HAVE_XDP_FRAME_FLAGS
@@ -219,7 +267,7 @@ int pg_xdp_send(struct pktgen_run *r, struct net_device *odev, unsigned int want
 	int (*xmit)(struct net_device *dev, int n, struct xdp_frame **xdp, u32 flags) =
 		odev->netdev_ops->ndo_xdp_xmit;
 	struct pg_xdp *x = r->xdp;
-	unsigned int tried, n = 0, failed = 0, i;
+	unsigned int tried, n = 0, failed = 0, refused = 0, i;
 	u64 seq = r->seq_num, bytes = 0;
 	int taken = 0, err = 0;
 
@@ -234,6 +282,11 @@ int pg_xdp_send(struct pktgen_run *r, struct net_device *odev, unsigned int want
 		err = pg_xdp_build(r, odev);
 		if (unlikely(err))
 			break;
+		/* what devmap checks per frame: the MTU may change mid-run */
+		if (unlikely(xdp_ok_fwd_dev(odev, r->skb->len))) {
+			refused++;
+			continue;
+		}
 		x->frames[n] = pg_xdp_frame(x, r->skb, r->node);
 		if (unlikely(!x->frames[n])) {
 			failed++;
@@ -256,7 +309,15 @@ int pg_xdp_send(struct pktgen_run *r, struct net_device *odev, unsigned int want
 			bytes += x->lens[i];
 		for (i = taken; i < n; i++)
 			xdp_return_frame(x->frames[i]);
-		failed += n - taken;
+		refused += n - taken;
+	}
+	failed += refused;
+	if (taken) {
+		x->refused = 0;
+	} else if (refused) {
+		if (!x->refused)
+			x->refused_since = ktime_get();
+		x->refused += refused;
 	}
 	WRITE_ONCE(r->seq_num, seq + taken);
 	if (taken) {
@@ -266,6 +327,23 @@ int pg_xdp_send(struct pktgen_run *r, struct net_device *odev, unsigned int want
 	if (failed)
 		pg_counter_add(&r->errors, failed);
 	return err ? err : tried;
+}
+
+/*
+ * Whether @r's device has taken none of the last PG_XDP_STUCK_FRAMES
+ * frames or more, refused by it or over its MTU, for PG_XDP_STUCK_NS or
+ * more (a full ring drains far sooner): the run would never end.  Their
+ * number in *@frames.
+ */
+bool pg_xdp_stuck(const struct pktgen_run *r, u64 *frames)
+{
+	const struct pg_xdp *x = r->xdp;
+
+	if (!x || x->refused < PG_XDP_STUCK_FRAMES ||
+	    ktime_to_ns(ktime_sub(ktime_get(), x->refused_since)) < PG_XDP_STUCK_NS)
+		return false;
+	*frames = x->refused;
+	return true;
 }
 
 #else	/* !HAVE_XDP_FRAME_FLAGS: pg_xdp_refusal() refuses the mode */
@@ -284,6 +362,11 @@ int pg_xdp_send(struct pktgen_run *r, struct net_device *odev, unsigned int want
 {
 	*drv_err = -EOPNOTSUPP;
 	return 0;
+}
+
+bool pg_xdp_stuck(const struct pktgen_run *r, u64 *frames)
+{
+	return false;
 }
 
 #endif
