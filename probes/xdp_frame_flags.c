@@ -7,7 +7,10 @@
  * after which ndo_xdp_xmit() leaves the frames it did not take to the
  * caller to free (before, the driver freed them: freeing them again
  * would be a double free).  Without it, xmit_mode xdp is refused.
+ * linux/bpf.h declares XDP_PACKET_HEADROOM: before v6.3 net/xdp.h does
+ * not bring it in, and the probe must fail only for want of the above.
  */
+#include <linux/bpf.h>
 #include <net/xdp.h>
 
 void pg_probe(struct xdp_buff *xdp, struct xdp_rxq_info *rxq, struct xdp_frame *f);

@@ -18,7 +18,8 @@
 # complete sum; ratep paces; pgrx counts the frames; the peer's program
 # removed mid-run ends the run with an ERROR Result; vethA deleted
 # mid-run ends it too.  A kernel without the interface refuses the mode:
-# the rest is skipped there.
+# the rest is skipped there; one with it (the build's probe or its
+# version says so) that refuses it fails.
 
 . "$(dirname "$0")/lib/lib.sh"
 . "$(dirname "$0")/lib/rx-lib.sh"
@@ -67,8 +68,24 @@ xdp_off() { ip -n "$NSB" link set dev vethB xdpdrv off; }
 # 1. refusals, before any run
 check "xmit_mode xdp on a dummy (no ndo_xdp_xmit): EOPNOTSUPP" \
 	pg_refuses "$NSA" d0 "xmit_mode xdp" 95 '^ERROR: .*(ndo_xdp_xmit|kernel)'
+# whether the kernel has what the mode needs (xdp_frame.flags, v5.18):
+# the build's probe says so, or the kernel is that new.  Only a kernel
+# without it may refuse the mode; anywhere else a refusal is a failure
+# (a probe that failed for another reason turned the mode off)
+xdp_kernel() {
+	local probes
+	probes=$(dirname "${PKTGEN_KO:-/nonexistent}")/.probes/pktgen_probes.h
+	grep -q '^#define HAVE_XDP_FRAME_FLAGS 1' "$probes" 2>/dev/null || kver_ge 5 18
+}
 if ! in_ns "$NSA" pg_write vethA "xmit_mode xdp"; then
 	res=$(in_ns "$NSA" pg_result vethA)
+	if xdp_kernel; then
+		ktap_fail "xmit_mode xdp on vethA, a kernel with xdp_frame.flags" "$res"
+		while [ "$_KT_N" -lt "$_KT_PLAN" ]; do
+			ktap_fail "xmit_mode xdp ($((_KT_N + 1)))" "not reached: the mode was refused"
+		done
+		ktap_finish
+	fi
 	ktap_skip_rest "xmit_mode xdp" "refused on vethA: $res"
 fi
 check "Params show xmit_mode: xdp" \
