@@ -19,7 +19,16 @@
 #	MUTANTS="01-pace-burst 05-..." only these; MUTANTS_BUILD=0 reuses
 #	the modules built before, MUTANTS_RUN=0 only builds them;
 #	MUTANTS_SRC=DIR the patches of DIR instead of tests/mutants/
-#	(tests/lib/mutants-gen.py's, through make check-mutants SAMPLE=N).
+#	(tests/lib/mutants-gen.py's, through make check-mutants SAMPLE=N);
+#	MUTANTS_RESULTS=DIR prints the table of a run before (its
+#	results directory, /tmp/pktgen-mutants.*) again, running nothing.
+#
+# A mutant listed in tests/mutants/equivalent (no test can tell it from
+# the module: the list says why) is shown as such and left out of the
+# rate, unless a test kills it, which fails the run (the entry is wrong);
+# one listed in tests/mutants/gaps (a change a user could see that no
+# test catches, and why none does) is shown as a known gap and counts as
+# surviving.
 set -u
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
@@ -51,7 +60,7 @@ done
 build() { kmake "$KV" "$ROOT" "$WORK" modules </dev/null >"$WORK/build.log" 2>&1; }
 
 # ---- build: the baseline, then each mutant in the same tree
-if [ "${MUTANTS_BUILD:-1}" = 1 ]; then
+if [ "${MUTANTS_BUILD:-1}" = 1 ] && [ -z "${MUTANTS_RESULTS:-}" ]; then
 	KERNELS=$KV tests/lib/build-all.sh || exit 1
 	rm -rf "$MDIR"
 	mkdir -p "$WORK"
@@ -86,36 +95,46 @@ fi
 [ "${MUTANTS_RUN:-1}" = 1 ] || exit 0
 
 # ---- run: one guest, again for the mutants left after a panic or a hang
-OUT=$(mktemp -d /tmp/pktgen-mutants.XXXXXX)
-chmod 755 "$OUT"
-RES=$OUT/mutants
-mkdir -p "$RES"
-for n in "${names[@]}"; do
-	[ -e "$MDIR/$n.build-failed" ] && cp "$MDIR/$n.build-failed" "$RES/$n.verdict"
-done
-# the guest judges the directories of MUTANT_DIR: the chosen ones only
-SEL=$OUT/ko
-mkdir -p "$SEL"
-cp -r "$MDIR/baseline" "$SEL/"
-for n in "${names[@]}"; do
-	[ -e "$MDIR/$n/mutant.patch" ] && cp -r "$MDIR/$n" "$SEL/"
-done
-echo "mutants: ${#names[@]} mutants on $KV, results in $OUT"
-for _ in 1 2 3 4 5 6; do
-	VM_OUT=$OUT VM_TIMEOUT=${VM_TIMEOUT:-5400} tests/lib/vm.sh mutants "$KV" "MUTANT_DIR=$SEL"
-	left=0
+run_guest() {
+	chmod 755 "$OUT"
+	mkdir -p "$RES"
 	for n in "${names[@]}"; do
-		[ -e "$RES/$n.verdict" ] && continue
-		if [ -e "$RES/$n.start" ]; then
-			echo "killed guest" >"$RES/$n.verdict"	# panicked or hung it
-		else
-			left=$((left + 1))
-		fi
+		[ -e "$MDIR/$n.build-failed" ] && cp "$MDIR/$n.build-failed" "$RES/$n.verdict"
 	done
-	[ -e "$RES/baseline.verdict" ] && ! grep -q '^baseline ok$' "$RES/baseline.verdict" && break
-	[ "$left" -eq 0 ] && break
-	echo "mutants: $left left: booting again"
-done
+	# the guest judges the directories of MUTANT_DIR: the chosen ones only
+	SEL=$OUT/ko
+	mkdir -p "$SEL"
+	cp -r "$MDIR/baseline" "$SEL/"
+	for n in "${names[@]}"; do
+		[ -e "$MDIR/$n/mutant.patch" ] && cp -r "$MDIR/$n" "$SEL/"
+	done
+	echo "mutants: ${#names[@]} mutants on $KV, results in $OUT"
+	for _ in 1 2 3 4 5 6; do
+		VM_OUT=$OUT VM_TIMEOUT=${VM_TIMEOUT:-5400} tests/lib/vm.sh mutants "$KV" "MUTANT_DIR=$SEL"
+		left=0
+		for n in "${names[@]}"; do
+			[ -e "$RES/$n.verdict" ] && continue
+			if [ -e "$RES/$n.start" ]; then
+				echo "killed guest" >"$RES/$n.verdict"	# panicked or hung it
+			else
+				left=$((left + 1))
+			fi
+		done
+		[ -e "$RES/baseline.verdict" ] && ! grep -q '^baseline ok$' "$RES/baseline.verdict" && break
+		[ "$left" -eq 0 ] && break
+		echo "mutants: $left left: booting again"
+	done
+}
+
+if [ -n "${MUTANTS_RESULTS:-}" ]; then
+	OUT=$MUTANTS_RESULTS
+	RES=$OUT/mutants
+	[ -d "$RES" ] || { echo "mutants: no $RES" >&2; exit 1; }
+else
+	OUT=$(mktemp -d /tmp/pktgen-mutants.XXXXXX)
+	RES=$OUT/mutants
+	run_guest
+fi
 
 # ---- the table
 echo
@@ -124,15 +143,43 @@ if ! grep -qs '^baseline ok$' "$RES/baseline.verdict"; then
 	echo "the unmutated module failed: $(cat "$RES/baseline.verdict" 2>/dev/null || echo 'no verdict')"
 	exit 1
 fi
-killed=0 total=0
+# "FILE OP: BEFORE -> AFTER" (the patch's Mutant: line without the line
+# number) for each entry of tests/mutants/equivalent or gaps
+listed() {	# LIST KEY: 0 if KEY is an entry of LIST
+	awk -v key="$2" '/^[^#\t ]/ && $0 == key { f = 1 } END { exit !f }' "$1"
+}
+site() {	# PATCH: its key
+	sed -n '1s/^Mutant: \([^:]*\):[0-9]* \([a-z]*\): /\1 \2: /p' "$1"
+}
+killed=0 total=0 equiv=0 gaps=0 wrong=0
 w=$(printf '%s\n' MUTANT "${names[@]}" | awk '{ if (length > w) w = length } END { print w }')
-printf '%-*s %-20s %s\n' "$w" MUTANT VERDICT "TESTS NAMED"
+printf '%-*s %-24s %s\n' "$w" MUTANT VERDICT "TESTS NAMED"
 for n in "${names[@]}"; do
 	total=$((total + 1))
 	v=$(cat "$RES/$n.verdict" 2>/dev/null || echo "not run")
-	case $v in killed*) killed=$((killed + 1)) ;; esac
-	printf '%-*s %-20s %s\n' "$w" "$n" "$v" "$(sed -n 's/^Killed-by: //p' "$SRC/$n.patch")"
+	key=$(site "$SRC/$n.patch")
+	case $v in
+	killed*)
+		killed=$((killed + 1))
+		if listed tests/mutants/equivalent "$key"; then
+			v="$v, LISTED EQUIVALENT"
+			wrong=$((wrong + 1))
+		fi
+		;;
+	survived)
+		if listed tests/mutants/equivalent "$key"; then
+			v="equivalent"
+			equiv=$((equiv + 1))
+		elif listed tests/mutants/gaps "$key"; then
+			v="survived (known gap)"
+			gaps=$((gaps + 1))
+		fi
+		;;
+	esac
+	printf '%-*s %-24s %s\n' "$w" "$n" "$v" "$(sed -n 's/^Killed-by: //p' "$SRC/$n.patch")"
 done
-rate=$((killed * 100 / total))
-echo "killed $killed of $total: $rate%"
-[ "$rate" -ge "$KILL_MIN" ]
+judged=$((total - equiv))
+rate=$((judged ? killed * 100 / judged : 0))
+echo "killed $killed of $judged ($total mutants, $equiv equivalent; $gaps surviving known gaps): $rate%"
+[ "$wrong" -eq 0 ] || echo "mutants: $wrong killed mutants are listed in tests/mutants/equivalent: remove them there"
+[ "$wrong" -eq 0 ] && [ "$rate" -ge "$KILL_MIN" ]
