@@ -60,6 +60,11 @@ void pg_set_result(struct pktgen_dev *pkt_dev, const char *fmt, ...)
 	va_end(ap);
 }
 
+void pg_vset_result(struct pktgen_dev *pkt_dev, const char *fmt, va_list ap)
+{
+	pg_vset(pkt_dev->result, &pkt_dev->lock, fmt, ap);
+}
+
 void pg_thread_set_result(struct pktgen_thread *t, const char *fmt, ...)
 {
 	va_list ap;

@@ -238,7 +238,12 @@ static void pg_start_device(struct pktgen_dev *pkt_dev)
 	spin_unlock_bh(&pkt_dev->lock);
 }
 
-static void pg_stop_device(struct pktgen_dev *pkt_dev)
+/*
+ * The end of a run: the counts' Result, or @fmt's reason when there is
+ * one, is written before running is cleared and the waiters are woken
+ * (a pgctrl start or an inject returns then and reads it).
+ */
+static void pg_stop_run(struct pktgen_dev *pkt_dev, const char *fmt, va_list *ap)
 {
 	struct pktgen_run *r = &pkt_dev->run;
 	int nr_frags;
@@ -253,6 +258,8 @@ static void pg_stop_device(struct pktgen_dev *pkt_dev)
 	pg_build_release(r);
 	pg_xdp_release(r);
 	pg_store_stats(pkt_dev, nr_frags);
+	if (fmt)
+		pg_vset_result(pkt_dev, fmt, *ap);
 	pg_dbg("%s: stopped after %llu packets, %llu errors\n",
 	       pkt_dev->name, r->sofar, r->errors);
 
@@ -261,6 +268,21 @@ static void pg_stop_device(struct pktgen_dev *pkt_dev)
 	pg_inject_set(pkt_dev, PG_INJECT_RUNNING, PG_INJECT_DONE);
 	spin_unlock_bh(&pkt_dev->lock);
 	wake_up_all(&pkt_dev->thread->pn->wq);
+}
+
+static void pg_stop_device(struct pktgen_dev *pkt_dev)
+{
+	pg_stop_run(pkt_dev, NULL, NULL);
+}
+
+/* A run ended by an error: its reason, not the counts, is the Result. */
+static __printf(2, 3) void pg_stop_device_why(struct pktgen_dev *pkt_dev, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	pg_stop_run(pkt_dev, fmt, &ap);
+	va_end(ap);
 }
 
 /* The configuration changed while running: take it from the next packet. */
@@ -287,14 +309,11 @@ static void pg_run_refresh(struct pktgen_dev *pkt_dev)
 	r->last_ok = true;
 
 	if (pg_build_prepare(r, pkt_dev->odev)) {
-		pg_stop_device(pkt_dev);
-		pg_set_result(pkt_dev, "No memory");
+		pg_stop_device_why(pkt_dev, "No memory");
 		return;
 	}
 	if (pg_mode_prepare(pkt_dev, why, sizeof(why))) {
-		/* the stop writes the counts' Result: the reason replaces it */
-		pg_stop_device(pkt_dev);
-		pg_set_result(pkt_dev, "%s", why);
+		pg_stop_device_why(pkt_dev, "%s", why);
 		return;
 	}
 	pg_cursor_reset(r);
@@ -550,10 +569,9 @@ static void pg_build_failed(struct pktgen_dev *pkt_dev, int err)
 	r->last_ok = false;
 	r->given_frags = -1;
 	if (err == -ENOENT) {
-		pg_stop_device(pkt_dev);
-		pg_set_result(pkt_dev,
-			      "ERROR: IPSEC: no usable SA (IPv4 ESP, transport mode, synchronous cipher) for spi %u; the kernel log says why",
-			      r->cfg.spi);
+		pg_stop_device_why(pkt_dev,
+				   "ERROR: IPSEC: no usable SA (IPv4 ESP, transport mode, synchronous cipher) for spi %u; the kernel log says why",
+				   r->cfg.spi);
 		return;
 	}
 	net_info_ratelimited("%s: couldn't allocate skb\n", pkt_dev->name);
@@ -583,9 +601,8 @@ static bool pg_xmit_xdp(struct pktgen_thread *t, struct pktgen_dev *pkt_dev)
 
 	/* what devmap checks before each call: the device may have stopped taking frames */
 	if (unlikely(pg_xdp_dev_check(pkt_dev->odev, why, sizeof(why)))) {
-		pg_stop_device(pkt_dev);
-		pg_set_result(pkt_dev, "ERROR: %s after %llu packets, %llu errors",
-			      why, r->sofar, r->errors);
+		pg_stop_device_why(pkt_dev, "ERROR: %s after %llu packets, %llu errors",
+				   why, r->sofar, r->errors);
 		return false;
 	}
 
@@ -610,19 +627,17 @@ static bool pg_xmit_xdp(struct pktgen_thread *t, struct pktgen_dev *pkt_dev)
 			break;
 	}
 	if (unlikely(!drv_err && pg_xdp_stuck(r, &refused))) {
-		pg_stop_device(pkt_dev);
-		pg_set_result(pkt_dev,
-			      "ERROR: %s took none of the last %llu frames (ndo_xdp_xmit refused them, or they were over its MTU %u) after %llu packets, %llu errors",
-			      pkt_dev->odev->name, refused, READ_ONCE(pkt_dev->odev->mtu),
-			      r->sofar, r->errors);
+		pg_stop_device_why(pkt_dev,
+				   "ERROR: %s took none of the last %llu frames (ndo_xdp_xmit refused them, or they were over its MTU %u) after %llu packets, %llu errors",
+				   pkt_dev->odev->name, refused, READ_ONCE(pkt_dev->odev->mtu),
+				   r->sofar, r->errors);
 		return false;
 	}
 	if (likely(!drv_err))
 		return true;
-	pg_stop_device(pkt_dev);
-	pg_set_result(pkt_dev,
-		      "ERROR: %s took no frame (ndo_xdp_xmit: %d) after %llu packets, %llu errors",
-		      pkt_dev->odev->name, drv_err, r->sofar, r->errors);
+	pg_stop_device_why(pkt_dev,
+			   "ERROR: %s took no frame (ndo_xdp_xmit: %d) after %llu packets, %llu errors",
+			   pkt_dev->odev->name, drv_err, r->sofar, r->errors);
 	return false;
 }
 

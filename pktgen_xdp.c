@@ -111,7 +111,7 @@ static unsigned int pg_xdp_dev_max(const struct net_device *odev)
 int pg_xdp_config_check(const struct pktgen_config *cfg, const struct net_device *odev,
 			char *why, size_t len)
 {
-	u32 i, largest = max(cfg->max_pkt_size, pg_min_frame(cfg));
+	u32 i, largest = cfg->max_pkt_size;
 
 	if (cfg->frags) {
 		strscpy(why, "xmit_mode xdp sends linear frames: needs frags 0", len);
@@ -121,8 +121,13 @@ int pg_xdp_config_check(const struct pktgen_config *cfg, const struct net_device
 		strscpy(why, "xmit_mode xdp does not do flag IPSEC", len);
 		return -EOPNOTSUPP;
 	}
-	for (i = 0; i < cfg->nr_imix; i++)
-		largest = max(largest, cfg->imix[i].size);
+	/* with imix and no size range, imix alone sets the sizes (pg_vary_size()) */
+	if (cfg->nr_imix && cfg->min_pkt_size == cfg->max_pkt_size) {
+		largest = 0;
+		for (i = 0; i < cfg->nr_imix; i++)
+			largest = max(largest, cfg->imix[i].size);
+	}
+	largest = max(largest, pg_min_frame(cfg));
 	if (largest > PG_XDP_MAX_FRAME) {
 		snprintf(why, len, "xmit_mode xdp: pkt_size and imix sizes at most %lu (a page)",
 			 (unsigned long)PG_XDP_MAX_FRAME);

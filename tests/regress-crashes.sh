@@ -22,7 +22,7 @@
 . "$(dirname "$0")/lib/lib.sh"
 
 ktap_header
-ktap_plan 14
+ktap_plan 15
 
 if ! pg_is_ours; then
 	ktap_skip "crash regressions" "ours only: the fixes are ours"
@@ -296,6 +296,27 @@ if [ "$xfrm_ok" = 1 ]; then
 		ipsec_encap_refused
 else
 	ktap_skip "IPSEC with a UDP-encapsulated SA" "no SA"
+fi
+
+# A run that ends in an error: the reason is the Result as soon as start
+# returns.  The thread used to write the counts' Result, wake the writer,
+# and only then the reason, so a writer woken first (a preemptible
+# kernel) read "OK: ..." for a run that failed.
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
+error_result_first() {
+	local i res
+	for ((i = 0; i < 30; i++)); do
+		timeout -s INT 60 ip netns exec "$NS" sh -c "echo start > $PG_PROC/pgctrl" ||
+			{ echo "start $i did not return"; return 1; }
+		res=$(_PG_NS=$NS pg_result d0)
+		[[ "$res" == "ERROR: IPSEC: no usable SA"* ]] || { echo "start $i: Result: $res"; return 1; }
+	done
+}
+if [ "$xfrm_ok" = 1 ]; then
+	check "a run ended by an error, 30 times: its reason is the Result as start returns" \
+		error_result_first
+else
+	ktap_skip "a run ended by an error, 30 times" "no SA"
 fi
 
 # --- 5. duration --------------------------------------------------------------

@@ -19,7 +19,7 @@
 # ratep paces; pgrx counts the frames; a burst of 1000 is not refused
 # for want of the peer's NAPI; what devmap checks (a frame over the MTU
 # refused at start, every frame over a lowered MTU ending the run, no
-# program on the peer); the peer's program removed mid-run ends the run
+# program on the peer; with imix, its sizes are what the MTU is held to); the peer's program removed mid-run ends the run
 # with an ERROR Result; vethA deleted mid-run ends it too.  A kernel without the interface refuses the mode:
 # the rest is skipped there; one with it (the build's probe or its
 # version says so) that refuses it fails.
@@ -31,7 +31,7 @@ IPA=10.96.0.1 IPB=10.96.0.2 N=300
 BPFPROG=(python3 -S "$LIB_DIR/bpfprog.py")
 
 ktap_header
-ktap_plan 38
+ktap_plan 39
 
 TMP=$(lib_tmpdir)
 
@@ -249,8 +249,21 @@ kver_ge 6 3 && NOFRAME+='|^Result: ERROR: xmit_mode xdp: vethA takes no XDP fram
 check "Result: ERROR: vethA took no frame (ndo_xdp_xmit: -6) or lost NDO_XMIT" \
 	grep -qE "$NOFRAME" <<<"$(in_ns "$NSA" pg_read vethA)"
 
-# 8. vethA deleted mid-run
 xdp_on
+
+# 8. with imix and no size range, the imix sizes are the sizes: the start
+# checks the largest of them against the MTU, not pkt_size
+ip -n "$NSA" link set dev vethA mtu 1000
+in_ns "$NSA" pg_write vethA "pkt_size 1100"
+in_ns "$NSA" pg_write vethA "count 100"
+in_ns "$NSA" pg_write vethA "imix_weights 64,7 900,1"
+rc=0
+pg_start_ns "$NSA" || rc=$?
+check "imix 64,7 900,1, pkt_size 1100, vethA's MTU 1000: the run goes, 100 sent" \
+	pg_run_ok "$NSA" vethA 100 "$rc" ""
+ip -n "$NSA" link set dev vethA mtu 1500
+
+# 9. vethA deleted mid-run
 pg_start_ns "$NSA" 60 &
 START_PID=$!
 # shellcheck disable=SC2016 # expanded by eval
