@@ -8,9 +8,8 @@
 # every mutant's modules are built first (one work tree: patch, make, keep
 # both .ko and the patch in build/mutants/KV/NAME/, unpatch), then ONE
 # guest of kernel KV (default: the newest 6.12 installed) runs
-# tests/lib/mutants-guest.sh: the unmutated modules must pass every test
-# the chosen mutants name, then each mutant runs its tests until one fails
-# (killed).  A
+# tests/lib/mutants-guest.sh: each mutant runs its tests until one fails
+# (killed), and the unmutated modules must pass each test that killed.  A
 # mutant that panics or hangs the guest is killed by that; the guest is
 # booted again for the mutants left.  Prints the kill table and the kill
 # rate; exits 1 below KILL_MIN percent (95).  Not part of make check.
