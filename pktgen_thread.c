@@ -239,17 +239,18 @@ static void pg_start_device(struct pktgen_dev *pkt_dev)
 }
 
 /*
- * The end of a run: the counts' Result, or @fmt's reason when there is
- * one, is written before running is cleared and the waiters are woken
- * (a pgctrl start or an inject returns then and reads it).
+ * The end of a run, in two halves: the teardown, which writes the
+ * counts' Result (false if @pkt_dev was not running), then running
+ * cleared and the waiters woken (a pgctrl start or an inject returns and
+ * reads the Result).  A reason for the end goes in between.
  */
-static void pg_stop_run(struct pktgen_dev *pkt_dev, const char *fmt, va_list *ap)
+static bool pg_stop_begin(struct pktgen_dev *pkt_dev)
 {
 	struct pktgen_run *r = &pkt_dev->run;
 	int nr_frags;
 
 	if (!pkt_dev->running)
-		return;
+		return false;
 
 	nr_frags = r->skb ? skb_shinfo(r->skb)->nr_frags : r->given_frags;
 	WRITE_ONCE(r->stopped_at, ktime_get());
@@ -258,11 +259,13 @@ static void pg_stop_run(struct pktgen_dev *pkt_dev, const char *fmt, va_list *ap
 	pg_build_release(r);
 	pg_xdp_release(r);
 	pg_store_stats(pkt_dev, nr_frags);
-	if (fmt)
-		pg_vset_result(pkt_dev, fmt, *ap);
 	pg_dbg("%s: stopped after %llu packets, %llu errors\n",
 	       pkt_dev->name, r->sofar, r->errors);
+	return true;
+}
 
+static void pg_stop_finish(struct pktgen_dev *pkt_dev)
+{
 	spin_lock_bh(&pkt_dev->lock);
 	WRITE_ONCE(pkt_dev->running, false);
 	pg_inject_set(pkt_dev, PG_INJECT_RUNNING, PG_INJECT_DONE);
@@ -272,17 +275,21 @@ static void pg_stop_run(struct pktgen_dev *pkt_dev, const char *fmt, va_list *ap
 
 static void pg_stop_device(struct pktgen_dev *pkt_dev)
 {
-	pg_stop_run(pkt_dev, NULL, NULL);
+	if (pg_stop_begin(pkt_dev))
+		pg_stop_finish(pkt_dev);
 }
 
 /* A run ended by an error: its reason, not the counts, is the Result. */
 static __printf(2, 3) void pg_stop_device_why(struct pktgen_dev *pkt_dev, const char *fmt, ...)
 {
+	bool was_running = pg_stop_begin(pkt_dev);
 	va_list ap;
 
 	va_start(ap, fmt);
-	pg_stop_run(pkt_dev, fmt, &ap);
+	pg_vset_result(pkt_dev, fmt, ap);
 	va_end(ap);
+	if (was_running)
+		pg_stop_finish(pkt_dev);
 }
 
 /* The configuration changed while running: take it from the next packet. */
