@@ -30,10 +30,16 @@ ktap_diag() {	# MSG: each line as a "# " diagnostic
 	while IFS= read -r l; do echo "# $l"; done <<<"$1"
 }
 ktap_pass() { _KT_N=$((_KT_N + 1)) _KT_PASS=$((_KT_PASS + 1)); echo "ok $_KT_N $1"; }
+# KTAP_FAIL_FAST=1 (make check-mutants): the test ends at its first
+# failure, which is all a mutant's judge needs
 ktap_fail() {
 	_KT_N=$((_KT_N + 1)) _KT_FAIL=$((_KT_FAIL + 1))
 	ktap_diag "${2:-}"
 	echo "not ok $_KT_N $1"
+	if [ "${KTAP_FAIL_FAST:-0}" = 1 ] && [ "$BASHPID" = "${_LIB_TMP_OWNER:-}" ]; then
+		echo "# KTAP_FAIL_FAST: stopped at the first failure"
+		exit 1
+	fi
 }
 ktap_skip() { _KT_N=$((_KT_N + 1)) _KT_SKIP=$((_KT_SKIP + 1)); echo "ok $_KT_N $1 # SKIP ${2:-}"; }
 _ktap_skip_left() {	# NAME WHY

@@ -27,7 +27,7 @@ killers() {	# NAME: the tests its patch names
 }
 
 run_one() {	# NAME TEST: 0 if TEST passed with the modules of $MUTANT_DIR/NAME
-	PKTGEN_KO=$MUTANT_DIR/$1/pktgen.ko IPOPTION_KO=$MUTANT_DIR/$1/pf_ipoption.ko \
+	KTAP_FAIL_FAST=1 PKTGEN_KO=$MUTANT_DIR/$1/pktgen.ko IPOPTION_KO=$MUTANT_DIR/$1/pf_ipoption.ko \
 		OUT=$RES/$1.out TESTS=$2 \
 		TEST_TIMEOUT=${TEST_TIMEOUT:-300} "$REPO/tests/lib/run.sh" >>"$RES/$1.log" 2>&1
 }
