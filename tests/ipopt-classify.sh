@@ -126,7 +126,7 @@ if ! pg_is_ours; then
 fi
 
 ktap_header
-ktap_plan 52
+ktap_plan 54
 # shellcheck disable=SC2034 # used where shellcheck cannot see it (eval, a sourced script, indirection)
 DMESG0=$(dmesg | wc -l)
 
@@ -218,6 +218,8 @@ check "verdict rr queue:70000: EINVAL" ip_errno "verdict rr queue:70000" 22 '^ER
 check "verdict rr drop bypass: EINVAL" ip_errno "verdict rr drop bypass" 22 '^ERROR: verdict rr takes'
 check "unknown command: EINVAL" ip_errno "frobnicate" 22 '^ERROR: unknown command "frobnicate" \(on, off'
 check "reset now: EINVAL" ip_errno "reset now" 22 '^ERROR: reset takes no argument'
+check "on now: EINVAL" ip_errno "on now" 22 '^ERROR: on takes no argument'
+check "off now: EINVAL" ip_errno "off now" 22 '^ERROR: off takes no argument'
 check "display bogus: EINVAL" ip_errno "display bogus" 22 '^ERROR: display takes human or script'
 check "a 1100-byte write: E2BIG" ip_errno "verdict $(printf 'x%.0s' $(seq 1090))" 7 \
 	'^ERROR: a command is at most 1023 bytes'
