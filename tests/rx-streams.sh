@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# suite: slow
 #
 # The receiver's stream table at its limit: 4100 streams (extension ids,
 # hand-made frames by tests/lib/rx_many.py) into a table of 4096: the
@@ -19,7 +20,7 @@
 #   |             veth0b |---.        +--------------------------+
 #   +--------------------+   |  veth  netns RXD (deleted mid-traffic)
 #                            '------->  veth1b <-- pgrx "rx veth1b"
-# test-timeout: 600
+# test-timeout: 1800
 
 . "$(dirname "$0")/lib/lib.sh"
 . "$(dirname "$0")/lib/rx-lib.sh"
