@@ -213,7 +213,7 @@ in_ns "$NSA" pg_write vethA "count 1000000000"
 pg_start_ns "$NSA" 60 &
 START_PID=$!
 # shellcheck disable=SC2016 # expanded by eval
-check "running at MTU 1500" slowwait 10 eval 'in_ns "$NSA" pg_read vethA | grep -q "^Result: Starting"'
+check "running at MTU 1500" slowwait 30 eval 'in_ns "$NSA" pg_read vethA | grep -q "^Result: Starting"'
 check "vethA's MTU lowered to 500 mid-run" ip -n "$NSA" link set dev vethA mtu 500
 check_start_returned "a run whose every frame is refused ends by itself"
 check "Result: ERROR: vethA took none of the last N frames, counted as errors" \
@@ -244,7 +244,7 @@ in_ns "$NSA" pg_write vethA "count 0"
 pg_start_ns "$NSA" 60 &
 START_PID=$!
 # shellcheck disable=SC2016 # expanded by eval
-check "running" slowwait 10 eval 'in_ns "$NSA" pg_read vethA | grep -q "^Result: Starting"'
+check "running" slowwait 30 eval 'in_ns "$NSA" pg_read vethA | grep -q "^Result: Starting"'
 sleep 1
 check "XDP program removed from vethB" xdp_off
 check_start_returned "start returned by itself"
@@ -272,7 +272,7 @@ in_ns "$NSA" pg_write vethA "count 0"
 pg_start_ns "$NSA" 60 &
 START_PID=$!
 # shellcheck disable=SC2016 # expanded by eval
-check "running again" slowwait 10 eval 'in_ns "$NSA" pg_read vethA | grep -q "^Result: Starting"'
+check "running again" slowwait 30 eval 'in_ns "$NSA" pg_read vethA | grep -q "^Result: Starting"'
 sleep 1
 check "vethA deleted" ip -n "$NSA" link del vethA
 check_start_returned "start returned after the delete"
