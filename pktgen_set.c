@@ -409,9 +409,11 @@ static int pg_cmd_xmit_mode(struct pktgen_dev *pkt_dev, char *val)
 	val[len] = '\0';
 	mode = match_string(pg_xmit_mode_names, ARRAY_SIZE(pg_xmit_mode_names), val);
 	if (mode < 0) {
-		pg_set_result(pkt_dev, "xmit_mode -:%s:- unknown\nAvailable modes: %s, %s, %s, %s",
-			      val, pg_xmit_mode_names[0], pg_xmit_mode_names[1],
-			      pg_xmit_mode_names[2], pg_xmit_mode_names[3]);
+		/* upstream's text, which lists its own three modes, not xdp */
+		pg_set_result(pkt_dev, "xmit_mode -:%s:- unknown\nAvailable modes: %s, %s, %s",
+			      val, pg_xmit_mode_names[PG_XMIT_START],
+			      pg_xmit_mode_names[PG_XMIT_RECEIVE],
+			      pg_xmit_mode_names[PG_XMIT_QUEUE]);
 		return -EINVAL;
 	}
 	why = mode == PG_XMIT_XDP ? pg_xdp_refusal(pkt_dev->odev) : NULL;
