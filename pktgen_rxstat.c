@@ -120,27 +120,33 @@ static void pg_rxs_win_set(struct pg_rxs_seq *q, u32 n)
 	q->window[n / 64] |= 1ULL << (n % 64);
 }
 
-/* Forget the numbers (max, max + d], which the window now takes for new. */
+/* Clear @len bits of the window from bit @from, without wrapping. */
+static void pg_rxs_win_clear(struct pg_rxs_seq *q, u32 from, u32 len)
+{
+	while (len) {
+		u32 bit = from % 64, n = len < 64 - bit ? len : 64 - bit;
+
+		q->window[from / 64] &= n == 64 ? 0 : ~(((1ULL << n) - 1) << bit);
+		from += n;
+		len -= n;
+	}
+}
+
+/*
+ * Forget the numbers (max, max + d], which the window now takes for new:
+ * a word at a time, so that a gap of d costs d / 64 stores, not d.
+ */
 static void pg_rxs_win_advance(struct pg_rxs_seq *q, u32 d)
 {
-	u32 n;
+	u32 from = (q->max + 1) % PG_RXS_WINDOW, head;
 
 	if (d >= PG_RXS_WINDOW) {
 		memset(q->window, 0, sizeof(q->window));
 		return;
 	}
-	for (n = q->max + 1; d; n++, d--) {
-		u32 b = n % PG_RXS_WINDOW;
-
-		/* whole words at a time where aligned */
-		if (!(b % 64) && d >= 64) {
-			q->window[b / 64] = 0;
-			n += 63;
-			d -= 63;
-			continue;
-		}
-		q->window[b / 64] &= ~(1ULL << (b % 64));
-	}
+	head = d < PG_RXS_WINDOW - from ? d : PG_RXS_WINDOW - from;
+	pg_rxs_win_clear(q, from, head);
+	pg_rxs_win_clear(q, 0, d - head);
 }
 
 /*

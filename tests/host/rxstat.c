@@ -633,7 +633,8 @@ static void gen_run(u32 start, int len, int loss_pct, bool jumps, u32 k)
 	for (i = 0; i < len && nsent < M_MAXP / 2; i++) {
 		if (jumps && !below(20))
 			s += below(4) == 0 ? (1U << 30) - 1 - below(3) :
-			     below(2) ? PG_RXS_WINDOW + below(3) : below(1U << 29);
+			     below(3) == 0 ? PG_RXS_WINDOW + below(3) :
+			     below(2) ? below(PG_RXS_WINDOW) : below(1U << 29);
 		c = below(8) ? k : 1 + below(k);
 		for (j = 0; j < c && nsent < M_MAXP / 2; j++)
 			if (below(100) >= (u64)loss_pct)
@@ -659,10 +660,26 @@ static void gen_sequence(void)
 
 		if (!below(8))
 			st = rnd();
-		gen_run(st, below(3) ? 1 + below(40) : 1 + below(600), below(3) ? 0 : below(30),
-			!below(4), kc);
+		/* now and then longer than the window, so that its bits wrap */
+		gen_run(st, below(3) ? 1 + below(40) : below(4) ? 1 + below(600) : 1 + below(6000),
+			below(3) ? 0 : below(30), !below(4), kc);
 	}
 	n = nsent;
+	/*
+	 * a block held back and delivered late: the numbers it left out are
+	 * a gap the window skips, whose bits must read unseen when they come
+	 */
+	if (n > 2 && !below(4)) {
+		u32 held[600];
+		int b, at;
+
+		i = below(n - 1);
+		b = 1 + below(n - i - 1 < 600 ? n - i - 1 : 600);
+		at = i + b + below(n - i - b + 1);
+		memcpy(held, &sent[i], b * sizeof(u32));
+		memmove(&sent[i], &sent[i + b], (at - i - b) * sizeof(u32));
+		memcpy(&sent[at - b], held, b * sizeof(u32));
+	}
 	/* reordering: bounded swaps, or one packet moved far later */
 	for (i = 0; i + 1 < n; i++) {
 		if (below(10))
