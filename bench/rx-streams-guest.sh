@@ -2,20 +2,27 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Guest side of bench/rx-streams.sh: pgrx's receive cost against its
-# number of streams.  In one netns, pktgen drives dummy0 in xmit_mode
+# number of streams.  In one netns, S pktgen devices dummy0@1..S on one
+# thread, each with its own source MAC, drive dummy0 in xmit_mode
 # netif_receive (the frame enters the receive path at once, on the
-# sending CPU) and pgrx receives on dummy0; src_mac_count S makes S
-# streams (one per source MAC, Documentation/receiver.rst "Streams").
-# Per cell S in RX_BENCH_STREAMS (1 64 1024 4096): rx_reset, a warm-up
-# run of 4 S packets (every stream created), then a measured run of
-# RX_BENCH_COUNT packets into the existing streams; RX_BENCH_RUNS
-# rounds, the cells in turn, reversed in odd rounds.  The measure is
-# the sender's Result pps, every packet received (checked: rx_packets,
-# streams == S, overflow 0); under -icount, packets per 10^9 guest
-# instructions.  The streams' numbers are S apart (one sequence over all
-# MACs): each packet moves its stream's window by S (64 words at 4096),
-# a cost of the sequence tracking, not of the table, counted in too.
-# Writes "streams=S round=R pps=N" lines to $OUT/bench-rx-streams-$KV/result.txt.
+# sending CPU): S streams (Documentation/receiver.rst "Streams"), each
+# numbered 1, 2, 3... as S real senders would be.
+#
+# What depends on S besides pgrx is taken out by differences:
+# - each run is timed by its devices' Result (the longest elapsed time;
+#   under -icount guest nanoseconds are instructions), and a cell is two
+#   runs of C1 and C2 packets per device: (T2 - T1) / ((C2 - C1) S) is
+#   the cost of a packet in the steady state, without what a run costs
+#   once (stream creation, the devices' start and stop);
+# - the thread's pick of the next device looks at all S devices, so the
+#   same two runs are made with the receiver off (the frames, for
+#   another MAC, are dropped at once by ip_rcv): pgrx's cost is the
+#   difference, on - off, and its growth with S is what the table shows.
+# Per cell S in RX_BENCH_STREAMS (1 64 1024 4096), RX_BENCH_RUNS rounds,
+# the cells in turn, reversed in odd rounds; every packet received is
+# checked (rx_packets, streams == S, overflow 0, no loss).  Writes
+# "streams=S round=R rx=on|off c1=N t1=NS c2=N t2=NS" lines to
+# $OUT/bench-rx-streams-$KV/result.txt.
 set -u
 . "$(dirname "$0")/../tests/lib/lib.sh"
 . "$(dirname "$0")/../tests/lib/rx-lib.sh"
@@ -23,6 +30,7 @@ set -u
 CELLS=${RX_BENCH_STREAMS:-1 64 1024 4096}
 COUNT=${RX_BENCH_COUNT:-100000}
 ROUNDS=${RX_BENCH_RUNS:-3}
+C1=32
 dir=${OUT:-/tmp}/bench-rx-streams-${KV:-$(uname -r)}
 mkdir -p "$dir"
 res=$dir/result.txt
@@ -35,33 +43,83 @@ fail() { ktap_fail "rx streams bench" "$*"; ktap_finish; }
 pg_load || fail "pg_load"
 setup_ns NS || fail "setup_ns"
 dummy_create "$NS" dummy0 || fail "dummy0"
-MAC=$(mac_of "$NS" dummy0)
-if ! rx_cmd "$NS" "rx dummy0" || ! rx_cmd "$NS" "display script"; then
-	fail "rx dummy0"
-fi
-if ! tx_setup "$NS" dummy0 ||
-   ! tx_set "$NS" dummy0 "xmit_mode netif_receive" "pkt_size 60" "clone_skb 0" \
-		"dst 10.97.0.2" "dst_mac $MAC" "src_mac 02:00:00:00:00:00"; then
-	fail "pktgen dummy0"
-fi
+rx_cmd "$NS" "display script" || fail "display script"
+THR=$(ip netns exec "$NS" ls /proc/net/pktgen | grep kpktgend_ | sort -V | head -n 1)
+[ -n "$THR" ] || fail "no kpktgend thread"
 
-# cell S ROUND: one measured run with S streams
-cell() {
-	local s=$1 pps
-	rx_cmd "$NS" rx_reset && tx_set "$NS" dummy0 "src_mac_count $s" "count $((4 * s))" &&
-		tx_run "$NS" || return 1
-	rx_snap "$NS"
-	[ "$(rx_val streams)" = "$s" ] || { echo "warm-up: streams $(rx_val streams), not $s"; return 1; }
-	tx_set "$NS" dummy0 "count $COUNT" && tx_run "$NS" 600 || return 1
-	rx_snap "$NS"
-	if [ "$(rx_val streams)" != "$s" ] || [ "$(rx_val overflow_packets)" != 0 ] ||
-	   [ "$(rx_val rx_packets)" != $((4 * s + COUNT)) ]; then
-		echo "streams $(rx_val streams) overflow $(rx_val overflow_packets) rx_packets $(rx_val rx_packets)"
-		return 1
+# In the netns, one shell for the thousands of writes of a cell:
+#	devs.sh add S | count N | elapsed S
+cat >"$dir/devs.sh" <<'EOF'
+set -u
+P=/proc/net/pktgen
+w() { echo "$2" >"$P/$1" || { echo "$1: '$2': $(sed -n 's/^Result: //p' "$P/$1")"; exit 1; }; }
+case $1 in
+add)
+	w "$THR" rem_device_all
+	for ((k = 1; k <= $2; k++)); do
+		w "$THR" "add_device dummy0@$k"
+		for c in "xmit_mode netif_receive" "pkt_size 60" "clone_skb 0" \
+			 "dst 10.97.0.2" "dst_mac 02:00:00:ff:ff:fe" \
+			 "src_mac $(printf '02:00:00:00:%02x:%02x' $((k >> 8)) $((k & 255)))"; do
+			w "dummy0@$k" "$c"
+		done
+	done ;;
+count)
+	for ((k = 1; k <= $2; k++)); do w "dummy0@$k" "count $3"; done ;;
+elapsed)
+	# the longest Result of the devices, each checked to be OK
+	max=0
+	for ((k = 1; k <= $2; k++)); do
+		r=""
+		while IFS= read -r l; do
+			[[ $l == Result:* ]] && r=${l#Result: }
+		done <"$P/dummy0@$k"
+		case $r in
+		"OK: "*) ;;
+		*) echo "dummy0@$k: $r"; exit 1 ;;
+		esac
+		read -r _ us _ <<<"$r"
+		us=${us%%(*}
+		((us > max)) && max=$us
+	done
+	echo "$max" ;;
+esac
+EOF
+
+devs() { ip netns exec "$NS" env THR="$THR" bash "$dir/devs.sh" "$@"; }
+
+# run S C RX: one run of C packets per device; prints its time in ns,
+# what went wrong on stderr
+run() {
+	local s=$1 c=$2 us
+	rx_cmd "$NS" rx_disable >&2 || return 1
+	if [ "$3" = on ]; then
+		rx_cmd "$NS" "rx dummy0" >&2 && rx_cmd "$NS" rx_reset >&2 || return 1
 	fi
-	pps=$(ip netns exec "$NS" sed -n 's/^ *\([0-9]*\)pps .*/\1/p' /proc/net/pktgen/dummy0)
-	[ -n "$pps" ] || { echo "no pps in the Result"; return 1; }
-	echo "streams=$s round=$2 pps=$pps" | tee -a "$res"
+	devs count "$s" "$c" >&2 || return 1
+	pg_start_ns "$NS" 900 || { echo "the run failed" >&2; return 1; }
+	us=$(devs elapsed "$s") || { echo "$us" >&2; return 1; }
+	if [ "$3" = on ]; then
+		rx_snap "$NS"
+		if [ "$(rx_val streams)" != "$s" ] || [ "$(rx_val overflow_packets)" != 0 ] ||
+		   [ "$(rx_val rx_packets)" != $((s * c)) ] || [ "$(rx_val lost)" != 0 ]; then
+			echo "streams $(rx_val streams) overflow $(rx_val overflow_packets)" \
+			     "rx_packets $(rx_val rx_packets) (want $((s * c))) lost $(rx_val lost)" >&2
+			return 1
+		fi
+	fi
+	echo $((us * 1000))
+}
+
+# cell S ROUND: the four runs of S streams
+cell() {
+	local s=$1 c2 t1 t2 rx
+	c2=$((C1 + (COUNT + s - 1) / s))
+	devs add "$s" || return 1
+	for rx in on off; do
+		t1=$(run "$s" "$C1" "$rx") && t2=$(run "$s" "$c2" "$rx") || return 1
+		echo "streams=$s round=$2 rx=$rx c1=$C1 t1=$t1 c2=$c2 t2=$t2" | tee -a "$res"
+	done
 }
 
 echo "count=$COUNT rounds=$ROUNDS cpus=$(nproc) kernel=$(uname -r)" | tee -a "$res"

@@ -21,32 +21,43 @@ for kv in "$@"; do
 	out=$(sed -n 's/^vm\.sh: output in //p' "$log" | head -n 1)
 	rm -f "$log"
 	res=$out/bench-rx-streams-$kv/result.txt
-	[ -s "$res" ] || { echo "bench: $kv: no $res" >&2; rc=1; continue; }
+	grep -qs "^streams=" "$res" || { echo "bench: $kv: no cell in $res" >&2; rc=1; continue; }
 	name=$REPO/bench/results/$(date +%Y-%m-%d)-$kv-rx-streams-icount.md
 	{
 		echo "# pgrx: receive cost against the number of streams, $kv"
 		echo
 		echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC'); ours $(make -s -C "$REPO" version)"
 		echo "- $(head -n 1 "$res"); VM: tests/lib/vm.sh, 1 vCPU, -icount shift=0 (pps = packets per 10^9 guest instructions)"
-		echo "- Method: bench/rx-streams-guest.sh: pktgen netif_receive on dummy0 into pgrx, src_mac_count S streams, after a warm-up that creates them"
+		echo "- Method: bench/rx-streams-guest.sh: S pktgen devices (dummy0@1..S, one thread, a source MAC each: S streams, each numbered 1, 2, 3...) in xmit_mode netif_receive into pgrx on dummy0; per cell two runs of c1 and c2 packets a device, with the receiver on and off"
+		echo "- instructions/packet = (t2 - t1) / ((c2 - c1) S): the steady state, without what a run costs once; off = the same senders with the receiver off (the frames dropped by ip_rcv), so that pgrx = on - off, the receiver's own cost; the thread's pick of the next device, which looks at all S devices, is in both on and off"
+		echo "- whole path at S: 10^9 / (on(1) + pgrx(S) - pgrx(1)), packets per 10^9 instructions with the 1-stream cell's sender and pgrx's cost at S, against the 1-stream cell"
 		echo
-		echo "- instructions/packet = 10^9 / pps, the whole path (pktgen's build, netif_receive, pgrx); the streams' numbers are S apart, so part of the difference is the sequence window's move (bench/rx-streams-guest.sh)"
-		echo
-		echo "| streams | median pps | runs | vs 1 stream | instructions/packet | more than 1 stream |"
-		echo "| ---: | ---: | --- | ---: | ---: | ---: |"
+		echo "| streams | on: instructions/packet | off | pgrx (on - off) | pgrx vs 1 stream | whole path, packets per 10^9 instructions | vs 1 stream | runs |"
+		echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 		/usr/bin/python3 - "$res" <<'PY'
 import re, statistics, sys
-runs = {}
+ipp = {}
 for line in open(sys.argv[1]):
-    m = re.match(r'streams=(\d+) round=\d+ pps=(\d+)$', line.strip())
+    m = re.match(r'streams=(\d+) round=(\d+) rx=(on|off) c1=(\d+) t1=(\d+) c2=(\d+) t2=(\d+)$', line.strip())
     if m:
-        runs.setdefault(int(m[1]), []).append(int(m[2]))
-base = statistics.median(runs[min(runs)]) if runs else 0
-for s in sorted(runs):
-    med = statistics.median(runs[s])
-    ipp = 1e9 / med
-    print(f'| {s} | {med:.0f} | {" ".join(map(str, runs[s]))} | {med / base:.3f} '
-          f'| {ipp:.0f} | {ipp - 1e9 / base:+.0f} |')
+        s, r, rx = int(m[1]), int(m[2]), m[3]
+        c1, t1, c2, t2 = map(int, m.group(4, 5, 6, 7))
+        ipp.setdefault(s, {}).setdefault(r, {})[rx] = (t2 - t1) / ((c2 - c1) * s)
+cells = {}
+for s, rounds in ipp.items():
+    full = [v for v in rounds.values() if 'on' in v and 'off' in v]
+    if full:
+        cells[s] = (statistics.median(v['on'] for v in full),
+                    statistics.median(v['off'] for v in full),
+                    statistics.median(v['on'] - v['off'] for v in full), len(full))
+if cells:
+    b = min(cells)
+    on1, _, rx1, _ = cells[b]
+    for s in sorted(cells):
+        on, off, rx, n = cells[s]
+        whole = 1e9 / (on1 + rx - rx1)
+        print(f'| {s} | {on:.0f} | {off:.0f} | {rx:.0f} | {rx / rx1:.3f} | {whole:.0f} '
+              f'| {whole * on1 / 1e9:.3f} | {n} |')
 PY
 	} >"$name"
 	cat "$name"
