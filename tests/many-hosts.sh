@@ -120,6 +120,8 @@ ansible_user=root
 ansible_ssh_private_key_file=$G/id
 ansible_ssh_common_args='-o UserKnownHostsFile=$G/known_hosts -o StrictHostKeyChecking=yes -o IdentitiesOnly=yes'
 ansible_python_interpreter=/usr/bin/python3
+# the guest writes only its overlays (/tmp, /etc, /var) and its --rwdir
+ansible_remote_tmp=/tmp/.ansible-tmp
 EOF
 cat >"$T/scenario.yml" <<EOF
 pktgen_scenario:

@@ -170,13 +170,20 @@ _guests_ssh_setup() {
 		PermitRootLogin prohibit-password
 		PasswordAuthentication no
 		KbdInteractiveAuthentication no
-		UsePAM no
+		UsePAM yes
 		StrictModes no
 		UseDNS no
 		PidFile none
 		LogLevel ERROR
 		Subsystem sftp internal-sftp
 		EOF
+		# root's password is locked on a Debian host ("!"), and sshd
+		# without PAM refuses a locked account even for a key: PAM with
+		# this stack, bound over the guest's /etc/pam.d/sshd (in the
+		# guest's mounts only) by many-guest.sh
+		printf '%s\n' 'auth required pam_deny.so' 'account required pam_permit.so' \
+			'password required pam_deny.so' 'session required pam_permit.so' \
+			>"$d/$n/pam-sshd"
 		echo "[127.0.0.1]:$(guest_port "$n") $(cut -d' ' -f1,2 "$d/$n/hostkey.pub")" \
 			>>"$d/known_hosts"
 		cat >>"$d/ssh_config" <<-EOF
@@ -232,7 +239,7 @@ guests_boot() {
 		# the terminal's Ctrl-C, which the test's trap handles)
 		setsid timeout -k 10 "${GUEST_TIMEOUT:-1800}" env PATH="$(dirname \
 			"$(readlink -f "$vng")"):$PATH" "$vng" --run "$img" --disable-kvm \
-			--force-9p --cpus "${GUEST_CPUS:-1}" --memory "${GUEST_MEMORY:-1G}" \
+			--force-9p --verbose --cpus "${GUEST_CPUS:-1}" --memory "${GUEST_MEMORY:-1G}" \
 			--append "$append" --qemu-opts "$(_guest_qemu_opts $((g + 1)))" \
 			--rwdir "$GUESTS_DIR/$n" --cwd "$GUESTS_REPO" -- "$cmd" \
 			</dev/null >"$GUESTS_DIR/$n/console.log" 2>&1 &

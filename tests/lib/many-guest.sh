@@ -7,7 +7,8 @@
 #   net		"ctl MAC ADDR/LEN" and "link MAC IFNAME ADDR/LEN" lines: each
 #		NIC found by its MAC, renamed (ctl0, IFNAME), addressed, up,
 #		IPv6 off (no ND/MLD frames on the links);
-#   sshd_config, hostkey, authorized_keys	for the guest's sshd;
+#   sshd_config, hostkey, authorized_keys, pam-sshd	for the guest's sshd
+#		(pam-sshd bound over /etc/pam.d/sshd: guests.sh says why);
 # KMODS: a cached kernel's module tree, bound over /lib/modules/KV (as
 # guest.sh does), so modprobe finds sch_netem and the like.
 # Then: insmod build/KV/pktgen.ko (this tree's), sshd, DIR/ready; the guest
@@ -77,6 +78,8 @@ insmod "$ko" || fail "insmod $ko failed"
 [ -e /proc/net/pktgen/pgstats ] || fail "$ko loaded, but no /proc/net/pktgen/pgstats"
 
 { mkdir -p /run/sshd && chmod 755 /run/sshd; } || fail "/run/sshd"
+# the host's /etc/pam.d/sshd stays as it is: a bind in this guest only
+mount --bind "$DIR/pam-sshd" /etc/pam.d/sshd || fail "binding $DIR/pam-sshd"
 /usr/sbin/sshd -D -e -f "$DIR/sshd_config" 2>>"$DIR/sshd.log" &
 sshd=$!
 
