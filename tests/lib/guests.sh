@@ -235,12 +235,13 @@ guests_boot() {
 		n=${GUEST_NAMES[g]}
 		cmd="bash $(printf '%q ' "$GUESTS_REPO/tests/lib/many-guest.sh" \
 			"$GUESTS_DIR/$n" "$GUESTS_KV" "$GUESTS_KMODS")"
-		# its own session (setsid: a process group to kill, away from
+		# --qemu-opts=...: argparse takes a separate "-netdev ..." for an
+		# option.  Its own session (setsid: a process group to kill, away from
 		# the terminal's Ctrl-C, which the test's trap handles)
 		setsid timeout -k 10 "${GUEST_TIMEOUT:-1800}" env PATH="$(dirname \
 			"$(readlink -f "$vng")"):$PATH" "$vng" --run "$img" --disable-kvm \
 			--force-9p --verbose --cpus "${GUEST_CPUS:-1}" --memory "${GUEST_MEMORY:-1G}" \
-			--append "$append" --qemu-opts "$(_guest_qemu_opts $((g + 1)))" \
+			--append "$append" --qemu-opts="$(_guest_qemu_opts $((g + 1)))" \
 			--rwdir "$GUESTS_DIR/$n" --cwd "$GUESTS_REPO" -- "$cmd" \
 			</dev/null >"$GUESTS_DIR/$n/console.log" 2>&1 &
 		GUEST_PIDS+=("$!")

@@ -205,6 +205,12 @@ class Checker:
         bad = []
         if self.rx is None:
             return ['no pgrx reading']
+        seen = {f['name']: 0 for f in self.flows}
+        for s in self.rx['list']:
+            f = self.flow_of(s)
+            if f is not None:
+                seen[f['name']] += 1
+        bad += ['flow %s: no stream at the receiver' % n for n, c in seen.items() if not c]
         for s in self.rx['list']:
             f = self.flow_of(s)
             if f is None:
@@ -237,7 +243,10 @@ class Checker:
         bad = []
         bound = self.spec['start_bound_ns']
         for h, d in self._starts():
-            late = d.get('started_real_ns', 0) - d.get('start_at_ns', 0)
+            if not d.get('start_at_ns') or not d.get('started_real_ns'):
+                bad.append('%s %s: no start_at_ns/started_real_ns' % (h, d['device']))
+                continue
+            late = d['started_real_ns'] - d['start_at_ns']
             if not 0 <= late < bound:
                 bad.append('%s %s: started %d ns after start_at (bound [0, %d))'
                            % (h, d['device'], late, bound))
@@ -248,8 +257,8 @@ class Checker:
         st = self.rep.get('start') or {}
         real = [d.get('started_real_ns', 0) for _, d in self._starts()]
         late = [d.get('started_real_ns', 0) - d.get('start_at_ns', 0) for _, d in self._starts()]
-        if not real:
-            return ['no sender device']
+        if not real or not all(real):
+            return ['no sender device, or one that never started']
         if st.get('spread_ns') != max(real) - min(real):
             bad.append('report start.spread_ns %r, pgstats max - min %d'
                        % (st.get('spread_ns'), max(real) - min(real)))
