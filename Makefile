@@ -263,6 +263,18 @@ check-fresh:
 check-rxstat: helpers
 	tests/host/rxstat.sh || [ $$? -eq 4 ]
 
+# tests/many-hosts.sh: the Ansible collection (ansible/) run from the host
+# against three guests at once (two senders, one receiver), its merged
+# report checked against each guest's /proc.  KERNELS="KV..." (default
+# the suite's newest kernel, `tests/lib/kernels.sh suite`).  Three TCG
+# guests load both cores for minutes: not in make check; nothing else
+# may boot meanwhile (Documentation/testing.rst).
+check-many-hosts:
+	tests/lib/setup.sh
+	tests/lib/build-all.sh
+	rc=0; for kv in $${KERNELS:-$$(tests/lib/kernels.sh suite | tail -n 1)}; do \
+		bash tests/many-hosts.sh $${kv%:fast} || [ $$? -eq 4 ] || rc=1; done; exit $$rc
+
 # Set up a fresh Debian machine (apt, a venv for virtme-ng), build for its
 # kernels (tests/lib/check.sh), run the host-side tests (tests/host: DKMS,
 # a fresh Debian root) and boot each kernel in a VM for tests/*.sh.
@@ -378,7 +390,7 @@ style:
 .PHONY: kernels check-all
 .PHONY: kdir-check uninstall-dkms sign deb dkms-force
 .PHONY: man install-built install-tools install-headers uninstall uninstall-tools uninstall-headers version dkms-src dkms check-dkms check-fresh
-.PHONY: check-rxstat kcsan-mod-kernel check-kcsan check-mutants
+.PHONY: check-rxstat kcsan-mod-kernel check-kcsan check-mutants check-many-hosts
 
 # Benchmarks: the kernel's own pktgen.ko against ours, alternately in one
 # 6.12 VM; report under bench/results/.  BENCH_ARGS="--kernel all",
