@@ -117,6 +117,37 @@ static int pgf_parse_secs(const char *s, u64 *usecs)
 	return 0;
 }
 
+static int pgf_hex(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/*
+ * "xx:xx:xx:xx:xx:xx"; not mac_pton() or hex_to_bin(): 7.x's kernel.h no
+ * longer includes linux/hex.h, which older kernels do not have
+ */
+static int pgf_parse_mac(const char *s, u8 *mac)
+{
+	unsigned int i;
+	int hi, lo;
+
+	if (strlen(s) != 3 * ETH_ALEN - 1)
+		return -EINVAL;
+	for (i = 0; i < ETH_ALEN; i++, s += 3) {
+		hi = pgf_hex(s[0]);
+		lo = pgf_hex(s[1]);
+		if (hi < 0 || lo < 0 || (i + 1 < ETH_ALEN && s[2] != ':'))
+			return -EINVAL;
+		mac[i] = hi << 4 | lo;
+	}
+	return 0;
+}
+
 static char *pgf_token(char **line)
 {
 	char *t;
@@ -159,8 +190,9 @@ static int pgf_parse(char *line, struct pgf_args *a)
 			    a->burst > PGF_MAX_BURST)
 				return -EINVAL;
 		} else if (!strcmp(t, "dst_mac")) {
-			if (!mac_pton(v, a->dst_mac))
-				return -EINVAL;
+			err = pgf_parse_mac(v, a->dst_mac);
+			if (err)
+				return err;
 		} else if (!strcmp(t, "dst")) {
 			if (!in4_pton(v, -1, (u8 *)&a->daddr, '\0', NULL))
 				return -EINVAL;
