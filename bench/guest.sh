@@ -8,6 +8,7 @@
 #
 #	bench/guest.sh [--quick] [--runs N] [--secs S] [--cells 'GLOB...']
 #		[--baseline REV DIR] [--out DIR] [--list] [--no-floor]
+#		[--floor-burst N]
 #
 # --baseline: instead of the stock module, ours as built from revision REV
 # (DIR/KV/pktgen.ko, built by bench/run.sh): what a change bought, measured
@@ -30,7 +31,7 @@
 # the cell's device and size handed straight to start_xmit in bursts of
 # 32, the same S seconds; the three rotate (floor stock ours, ours stock
 # floor, stock ours floor, ...: every order position for each over six
-# passes).  --no-floor leaves it out.
+# passes).  --no-floor leaves it out; --floor-burst N sets its burst.
 #
 # Writes DIR/runs.csv (one line per run and module) and DIR/meta.txt, then
 # prints the Markdown table of bench/report.py.  Exit 0 if every run
@@ -50,7 +51,7 @@ DST=198.18.0.1 DST_MAC=02:00:00:00:00:01
 RATE_MBPS=100		# the `rate` cell: Mb/s of 1500-byte frames
 
 usage() {
-	sed -n '/^#	bench/,/^#		\[--baseline/p' "$0" | sed 's/^#//' >&2
+	sed -n '/^#	bench/,/^#		\[--floor-burst/p' "$0" | sed 's/^#//' >&2
 	exit 2
 }
 
@@ -64,6 +65,7 @@ while [ $# -gt 0 ]; do
 	--out) OUTDIR=$2; shift ;;
 	--list) LIST=1 ;;
 	--no-floor) FLOOR=0 ;;
+	--floor-burst) FLOOR_BURST=$2; shift ;;
 	*) usage ;;
 	esac
 	shift

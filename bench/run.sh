@@ -9,6 +9,7 @@
 #	bench/run.sh [--kernel 6.12|6.1|all|KV] [--quick] [--runs N]
 #		[--secs S] [--cells 'GLOB...'] [--no-build] [--ipopt]
 #		[--baseline REV] [--icount] [--cpu MODEL] [--tag TAG]
+#		[--floor-burst N]
 #
 # --baseline REV: ours as of git revision REV (built into build/baseline)
 # instead of the stock module: what a change bought, in one VM, ABBA, e.g.
@@ -23,6 +24,7 @@
 # --cpu MODEL: the guest CPU as QEMU's -cpu (vng's is max), e.g.
 # max,-erms: 6.1's memset() is then not `rep stosb`, whose every byte
 # TCG counts as an instruction.  Saved with a -cpu-MODEL suffix.
+# --floor-burst N: the floor's burst (bench/guest.sh; 32 by default).
 # --tag TAG: a -TAG suffix on the saved files, e.g. for a run of a few
 # cells that must not replace the day's full report.
 # --quick: one short run per cell (results saved with a -quick suffix).
@@ -39,7 +41,7 @@ cmdline="bench/run.sh${*:+ $(printf '%q ' "$@")}"	# for the report
 kernel=6.12 build=1 quick="" args=() guest=guest.sh base_rev="" icount="" cells_given=0 guest_cpu="" tag=""
 
 usage() {
-	sed -n '/^#	bench\/run.sh/,/^#		\[--baseline/p' "$0" | sed 's/^#//' >&2
+	sed -n '/^#	bench\/run.sh/,/^#		\[--floor-burst/p' "$0" | sed 's/^#//' >&2
 	exit 2
 }
 
@@ -48,7 +50,7 @@ while [ $# -gt 0 ]; do
 	--kernel) kernel=$2; shift ;;
 	--quick) quick=-quick; args+=(--quick) ;;
 	--cells) cells_given=1; args+=("$1" "$2"); shift ;;
-	--runs|--secs) args+=("$1" "$2"); shift ;;
+	--runs|--secs|--floor-burst) args+=("$1" "$2"); shift ;;
 	--no-build) build=0 ;;
 	--ipopt) guest=ipopt-guest.sh ;;
 	--baseline) base_rev=$2; shift ;;
