@@ -7,7 +7,8 @@
 # bench/vm-entry.sh), by tests/bench-smoke.sh, or by hand in a guest:
 #
 #	bench/guest.sh [--quick] [--runs N] [--secs S] [--cells 'GLOB...']
-#		[--baseline REV DIR] [--out DIR] [--list]
+#		[--baseline REV DIR] [--out DIR] [--list] [--no-floor]
+#		[--floor-burst N]
 #
 # --baseline: instead of the stock module, ours as built from revision REV
 # (DIR/KV/pktgen.ko, built by bench/run.sh): what a change bought, measured
@@ -23,6 +24,15 @@
 # hits both alike.  Each run is count 0, stopped after S seconds by
 # `stop` (see start_timed).
 #
+# The floor: in every 1t cell whose mode reaches the driver's start_xmit
+# unpaced (xmit, xmit_clone100000, xmit_burst32, xmit_flows1024 and the
+# *_nostamp ones), a third "module", bench/floor/pg_floor.ko ($FLOOR_KO;
+# build/KV/floor/ next to $PKTGEN_KO by default): one prebuilt frame of
+# the cell's device and size handed straight to start_xmit in bursts of
+# 32, the same S seconds; the three rotate (floor stock ours, ours stock
+# floor, stock ours floor, ...: every order position for each over six
+# passes).  --no-floor leaves it out; --floor-burst N sets its burst.
+#
 # Writes DIR/runs.csv (one line per run and module) and DIR/meta.txt, then
 # prints the Markdown table of bench/report.py.  Exit 0 if every run
 # produced a Result (a mode a module refuses is reported, not an error).
@@ -34,12 +44,14 @@ exec {SLEEP_FD}<> <(:)
 sleep() { read -r -t "$1" -u "$SLEEP_FD" _ || :; }
 
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
-RUNS=5 SECS=1 CELLS="*" OUTDIR="" LIST=0 BASE_REV="" BASE_KO=""
+RUNS=5 SECS=1 CELLS="*" OUTDIR="" LIST=0 BASE_REV="" BASE_KO="" FLOOR=1
+FLOOR_KO=${FLOOR_KO:-$(dirname "${PKTGEN_KO:-.}")/floor/pg_floor.ko}
+FLOOR_BURST=32		# the floor's burst, on every device (fresh clones on veth)
 DST=198.18.0.1 DST_MAC=02:00:00:00:00:01
 RATE_MBPS=100		# the `rate` cell: Mb/s of 1500-byte frames
 
 usage() {
-	sed -n '/^#	bench/,/^#		\[--baseline/p' "$0" | sed 's/^#//' >&2
+	sed -n '/^#	bench/,/^#		\[--floor-burst/p' "$0" | sed 's/^#//' >&2
 	exit 2
 }
 
@@ -52,6 +64,8 @@ while [ $# -gt 0 ]; do
 	--baseline) BASE_REV=$2 BASE_KO=$3/$(uname -r)/pktgen.ko; shift 2 ;;
 	--out) OUTDIR=$2; shift ;;
 	--list) LIST=1 ;;
+	--no-floor) FLOOR=0 ;;
+	--floor-burst) FLOOR_BURST=$2; shift ;;
 	*) usage ;;
 	esac
 	shift
@@ -418,6 +432,74 @@ run_cell() {
 	[ "$st" != failed ]
 }
 
+# ---------------------------------------------------------------- the floor
+# has_floor CELL: a 1t cell whose mode reaches start_xmit unpaced
+has_floor() {
+	local dev mode t
+	IFS=/ read -r dev mode _ t <<<"$1"
+	[ "$t" = 1t ] && [ "${MODE_XM[$mode]:-}" = start_xmit ] && [ -n "${IFNAME[$dev]:-}" ]
+}
+
+floor_load() {
+	[ -e /sys/module/pg_floor/initstate ] && return 0
+	insmod "$FLOOR_KO" || { ERR="insmod $FLOOR_KO failed"; return 1; }
+}
+
+floor_unload() {
+	[ -e /sys/module/pg_floor/initstate ] || return 0
+	rmmod pg_floor || { echo "# bench: rmmod pg_floor failed" >&2; return 1; }
+}
+
+# run_floor CELL PASS: one floor run of CELL's device and size, $SECS
+# seconds, one line of runs.csv (module floor; pps, packets, errors and
+# usec from /proc/net/pg_floor's "pps N packets N ns N" and the line after)
+run_floor() {
+	local dev size st=ok out t0=${EPOCHREALTIME/./}
+	local re='^pps ([0-9]+) packets ([0-9]+) ns ([0-9]+) .* errors ([0-9]+) '
+	# shellcheck disable=SC2016 # the inner shell's $1
+	local wr='echo "$1" >/proc/net/pg_floor'
+	IFS=/ read -r dev _ size _ <<<"$1"
+	ERR="" M_PPS="" M_BPS="" M_SOFAR="" M_ERR="" M_USEC=""
+	if ! floor_load; then
+		st=failed
+	elif ! out=$(ip netns exec "$NS" sh -c "$wr" sh \
+		"${IFNAME[$dev]} $((size - 4)) $SECS burst $FLOOR_BURST dst_mac ${PEER_MAC[$dev]} dst $DST" 2>&1); then
+		st=failed ERR="write: $out"
+	elif ! out=$(ip netns exec "$NS" cat /proc/net/pg_floor) ||
+	     ! [[ ${out//$'\n'/ } =~ $re ]]; then
+		st=failed ERR="unparsed result: $out"
+	else
+		M_PPS=${BASH_REMATCH[1]} M_SOFAR=${BASH_REMATCH[2]}
+		M_USEC=$((BASH_REMATCH[3] / 1000)) M_ERR=${BASH_REMATCH[4]}
+		M_BPS=$((M_PPS * (size - 4) * 8))
+		ERR=$(sed -n '2{s/^dev [^ ]* //;p}' <<<"$out")	# size, burst, send
+	fi
+	ERR=${ERR//$'\n'/ }
+	printf '%s,floor,%s,,%s,%s,%s,%s,%s,%s,"%s",,,\n' "$1" "$2" "$M_PPS" "$M_BPS" \
+		"$M_SOFAR" "$M_ERR" "$M_USEC" "$st" "${ERR//\"/\'}" >>"$CSV"
+	t0=$(( (${EPOCHREALTIME/./} - t0) / 100000 ))
+	printf '# %-32s %-5s pass %d: %s (%d.%ds)\n' "$1" floor "$2" \
+		"${M_PPS:+$M_PPS pps}${ERR:+ $st: $ERR}" $((t0 / 10)) $((t0 % 10))
+	[ "$st" = ok ]
+}
+
+# order PASS MODULES...: the modules of pass PASS, reversed on even
+# passes; three also rotate by one every two passes
+order() {
+	local p=$1 r=0
+	shift
+	local m=("$@") n=$# i out=()
+	[ "$n" -gt 2 ] && r=$(( (p - 1) / 2 % n ))
+	for ((i = 0; i < n; i++)); do
+		out+=("${m[(i + r) % n]}")
+	done
+	if [ $((p % 2)) -eq 0 ]; then
+		for ((i = n - 1; i >= 0; i--)); do printf '%s ' "${out[i]}"; done
+	else
+		printf '%s ' "${out[@]}"
+	fi
+}
+
 # ---------------------------------------------------------------- groups
 HALF_PPS=none
 
@@ -428,7 +510,7 @@ half_pps() {
 }
 
 run_group() {	# GROUP
-	local cells=() c p mod order rc=0
+	local cells=() c p mod rc=0
 	for c in $(group_cells "$1"); do
 		selected "$c" && cells+=("$c")
 	done
@@ -441,10 +523,23 @@ run_group() {	# GROUP
 	virtio-*|e1000e-*) setup_nic "${1%-*}" || return 0 ;;
 	esac
 	[ "$1" = rate ] && HALF_PPS=$(half_pps)
+	local mods=(stock ours) fcells=()
+	if [ "$FLOOR" = 1 ]; then
+		for c in "${cells[@]}"; do
+			has_floor "$c" && fcells+=("$c")
+		done
+		[ ${#fcells[@]} -gt 0 ] && mods=(floor stock ours)
+	fi
 	for ((p = 1; p <= RUNS; p++)); do
-		order="stock ours"
-		[ $((p % 2)) -eq 0 ] && order="ours stock"
-		for mod in $order; do
+		for mod in $(order "$p" "${mods[@]}"); do
+			if [ "$mod" = floor ]; then
+				pg_unload || return 1
+				for c in "${fcells[@]}"; do
+					run_floor "$c" "$p" || rc=1
+				done
+				continue
+			fi
+			floor_unload || return 1
 			load "$mod" && add_devices "$1" || return 1
 			for c in "${cells[@]}"; do
 				run_cell "$c" "$mod" "$p" || rc=1
@@ -452,7 +547,7 @@ run_group() {	# GROUP
 			in_ns "$NS" pg_write pgctrl reset
 		done
 	done
-	pg_unload
+	pg_unload && floor_unload || rc=1
 	return "$rc"
 }
 
@@ -474,6 +569,7 @@ write_meta() {
 		else
 			echo "stock=$(modinfo -n pktgen 2>/dev/null)"
 		fi
+		[ "$FLOOR" = 1 ] && echo "floor=$FLOOR_KO, burst $FLOOR_BURST"
 		echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
 	} >"$OUTDIR/meta.txt"
 }
@@ -483,6 +579,11 @@ main() {
 	if [ "$LIST" = 1 ]; then
 		for g in $GROUPS_ALL; do run_group "$g"; done
 		return 0
+	fi
+	if [ "$FLOOR" = 1 ] && [ ! -f "$FLOOR_KO" ]; then
+		echo "# bench: no floor module $FLOOR_KO (tests/lib/build-all.sh" \
+			"builds it; --no-floor to go without)" >&2
+		return 1
 	fi
 	if [ -n "$BASE_KO" ] && [ ! -f "$BASE_KO" ]; then
 		echo "# bench: no baseline module $BASE_KO" >&2

@@ -6,7 +6,9 @@
     report.py --half-pps CELL RUNS.CSV
 
 Prints the Markdown report (throughput with median, min-max and the ratio
-ours/stock per cell; scaling from one to two threads; rate accuracy) and
+ours/stock per cell, and where the cell has one the floor, bench/floor's
+cheapest send on the device, with stock and ours as a percentage of it;
+scaling from one to two threads; rate accuracy) and
 optionally saves it, a summary CSV (one line per cell) and a PNG bar chart
 of the ratios (tools/pgplot.py, matplotlib).  --meta
 files hold key=value lines (guest.sh writes one, run.sh another).
@@ -20,6 +22,8 @@ import statistics
 import sys
 
 MODULES = ("stock", "ours")
+# bench/floor/pg_floor.ko's rows: the device's cheapest send, no pktgen
+FLOOR = "floor"
 # how the first module is named in the report: "stock", or the baseline
 # revision of bench/run.sh --baseline (then both modules are ours)
 BASE = "stock"
@@ -30,7 +34,7 @@ def load_runs(path):
     cells = {}
     with open(path, newline="") as f:
         for row in csv.DictReader(f):
-            cells.setdefault(row["cell"], {m: [] for m in MODULES})
+            cells.setdefault(row["cell"], {m: [] for m in MODULES + (FLOOR,)})
             cells[row["cell"]].setdefault(row["module"], []).append(row)
     return cells
 
@@ -84,6 +88,16 @@ def fmt_ratio(r):
     return "n/a" if r is None else f"{r:.2f}"
 
 
+def pct(a, floor):
+    """a as a percentage of the floor, or None"""
+    r = ratio(a, floor)
+    return None if r is None else r * 100
+
+
+def fmt_pct(p):
+    return "" if p is None else f"{p:.1f}%"
+
+
 def split(cell):
     dev, mode, size, threads = cell.split("/")
     return dev, mode, size, threads
@@ -94,16 +108,22 @@ def is_rate(cell):
 
 
 def throughput(cells):
-    out = [f"| cell | {BASE} pps | ours pps | ours/{BASE} |",
-           "| --- | ---: | ---: | ---: |"]
+    """The table's rows; the floor's columns are empty where a cell has no
+    floor rows (netif_receive, queue_xmit, 2t, a run without it)."""
+    out = [f"| cell | {BASE} pps | ours pps | ours/{BASE} | floor pps "
+           f"| {BASE} % of floor | ours % of floor |",
+           "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     rows = []
     for cell, by in cells.items():
         if is_rate(cell):
             continue
-        s, o = Stat(by["stock"]), Stat(by["ours"])
+        s, o, f = Stat(by["stock"]), Stat(by["ours"]), Stat(by[FLOOR])
         r = ratio(o.median, s.median)
-        out.append(f"| {cell} | {s.text()} | {o.text()} | {fmt_ratio(r)} |")
-        rows.append((cell, s, o, r))
+        ftext = f.text() if by[FLOOR] else ""
+        out.append(f"| {cell} | {s.text()} | {o.text()} | {fmt_ratio(r)} | {ftext} "
+                   f"| {fmt_pct(pct(s.median, f.median))} "
+                   f"| {fmt_pct(pct(o.median, f.median))} |")
+        rows.append((cell, s, o, r, f))
     return out, rows
 
 
@@ -195,7 +215,11 @@ def header(meta):
          f"{meta.get('secs', '?')} s each (count 0, ended by `stop`), {BASE} "
          "and ours alternating per group of cells (ABBA); median (min-max) "
          "of the Result's pps; 64 and 1500 are frame sizes with FCS "
-         "(pkt_size 60 and 1496)"),
+         "(pkt_size 60 and 1496)"
+         + (f"; the floor (bench/floor/pg_floor.ko: one prebuilt frame straight "
+            f"to the driver's start_xmit, {meta['floor'].rpartition(', ')[2]}, "
+            "no accounting; the same seconds) a third in the rotation"
+            if meta.get("floor") else "")),
     ]
     lines += [f"- {k}: {v}" for k, v in items if v]
     return lines
@@ -222,12 +246,17 @@ def write_csv(path, tp_rows, ra_rows, pc_rows):
         w = csv.writer(f)
         w.writerow(["cell", "kind", "requested", "stock_median", "stock_min",
                     "stock_max", "stock_runs", "ours_median", "ours_min",
-                    "ours_max", "ours_runs", "ratio"])
+                    "ours_max", "ours_runs", "ratio", "floor_median",
+                    "floor_min", "floor_max", "floor_runs", "stock_pct_floor",
+                    "ours_pct_floor"])
         g = lambda v: "" if v is None else f"{v:.0f}" if v >= 100 else f"{v:.4g}"
-        for cell, s, o, r in tp_rows:
+        p = lambda v: "" if v is None else f"{v:.1f}"
+        for cell, s, o, r, f in tp_rows:
             w.writerow([cell, "pps", "", g(s.median), g(s.min), g(s.max), s.n,
                         g(o.median), g(o.min), g(o.max), o.n,
-                        "" if r is None else f"{r:.3f}"])
+                        "" if r is None else f"{r:.3f}",
+                        g(f.median), g(f.min), g(f.max), f.n or "",
+                        p(pct(s.median, f.median)), p(pct(o.median, f.median))])
         by = {}
         for cell, m, req, st, _ in ra_rows:
             by.setdefault(cell, {"req": req})[m] = st
@@ -237,7 +266,7 @@ def write_csv(path, tp_rows, ra_rows, pc_rows):
             kind = "ratep" if split(cell)[1].startswith("ratep") else "rate_mbps"
             w.writerow([cell, kind, d["req"] or "", g(s.median), g(s.min),
                         g(s.max), s.n, g(o.median), g(o.min), g(o.max), o.n,
-                        "" if r is None else f"{r:.3f}"])
+                        "" if r is None else f"{r:.3f}"] + [""] * 6)
         gaps = {}
         for cell, m, avg, sd in pc_rows:
             gaps.setdefault(cell, {})[m] = (avg, sd)
@@ -247,7 +276,7 @@ def write_csv(path, tp_rows, ra_rows, pc_rows):
                 r = ratio(o.median, s.median)
                 w.writerow([cell, kind, "", g(s.median), g(s.min), g(s.max), s.n,
                             g(o.median), g(o.min), g(o.max), o.n,
-                            "" if r is None else f"{r:.3f}"])
+                            "" if r is None else f"{r:.3f}"] + [""] * 6)
 
 
 def write_png(path, tp_rows, title):
@@ -257,7 +286,7 @@ def write_png(path, tp_rows, title):
                                     "..", "tools"))
     import pgplot as pg  # pylint: disable=import-outside-toplevel
 
-    data = [(c, r) for c, _, _, r in tp_rows if r is not None]
+    data = [(c, r) for c, _, _, r, _ in tp_rows if r is not None]
     if not data:
         return True
     try:

@@ -8,7 +8,8 @@
 #
 #	bench/run.sh [--kernel 6.12|6.1|all|KV] [--quick] [--runs N]
 #		[--secs S] [--cells 'GLOB...'] [--no-build] [--ipopt]
-#		[--baseline REV] [--icount] [--cpu MODEL]
+#		[--baseline REV] [--icount] [--cpu MODEL] [--tag TAG]
+#		[--floor-burst N]
 #
 # --baseline REV: ours as of git revision REV (built into build/baseline)
 # instead of the stock module: what a change bought, in one VM, ABBA, e.g.
@@ -23,6 +24,9 @@
 # --cpu MODEL: the guest CPU as QEMU's -cpu (vng's is max), e.g.
 # max,-erms: 6.1's memset() is then not `rep stosb`, whose every byte
 # TCG counts as an instruction.  Saved with a -cpu-MODEL suffix.
+# --floor-burst N: the floor's burst (bench/guest.sh; 32 by default).
+# --tag TAG: a -TAG suffix on the saved files, e.g. for a run of a few
+# cells that must not replace the day's full report.
 # --quick: one short run per cell (results saved with a -quick suffix).
 # --ipopt: the IPv4 option forwarding benchmark (bench/ipopt-guest.sh, the
 # PF_IPOPTION memo's measurement; make bench-ipopt) instead; saved as
@@ -34,10 +38,10 @@ set -u
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 BENCH=$REPO/bench
 cmdline="bench/run.sh${*:+ $(printf '%q ' "$@")}"	# for the report
-kernel=6.12 build=1 quick="" args=() guest=guest.sh base_rev="" icount="" cells_given=0 guest_cpu=""
+kernel=6.12 build=1 quick="" args=() guest=guest.sh base_rev="" icount="" cells_given=0 guest_cpu="" tag=""
 
 usage() {
-	sed -n '/^#	bench\/run.sh/,/^#		\[--baseline/p' "$0" | sed 's/^#//' >&2
+	sed -n '/^#	bench\/run.sh/,/^#		\[--floor-burst/p' "$0" | sed 's/^#//' >&2
 	exit 2
 }
 
@@ -46,12 +50,13 @@ while [ $# -gt 0 ]; do
 	--kernel) kernel=$2; shift ;;
 	--quick) quick=-quick; args+=(--quick) ;;
 	--cells) cells_given=1; args+=("$1" "$2"); shift ;;
-	--runs|--secs) args+=("$1" "$2"); shift ;;
+	--runs|--secs|--floor-burst) args+=("$1" "$2"); shift ;;
 	--no-build) build=0 ;;
 	--ipopt) guest=ipopt-guest.sh ;;
 	--baseline) base_rev=$2; shift ;;
 	--icount) icount=-icount ;;
 	--cpu) guest_cpu=$2; shift ;;
+	--tag) tag=-$2; shift ;;
 	*) usage ;;
 	esac
 	shift
@@ -106,6 +111,7 @@ bench_one() {	# KV: one VM; report into bench/results
 	mkdir -p "$BENCH/results"
 	name=$BENCH/results/$(date +%Y-%m-%d)-$kv$quick$icount${guest_cpu:+-cpu-$guest_cpu}
 	[ -z "$base_rev" ] || name+=-vs-$(git -C "$REPO" rev-parse --short "$base_rev")
+	name+=$tag
 	if [ "$guest" = ipopt-guest.sh ]; then
 		name+=-ipopt
 		cp "$dir/runs.csv" "$name.csv"

@@ -8,7 +8,11 @@
 # Markdown table with a ratio per cell and the pacing table.  No timing
 # assertion: only that both modules sent packets in every run, the gaps
 # were measured and the tables are complete.  Runs the same whatever PKTGEN_MODULE says (the
-# benchmark always loads both modules).
+# benchmark always loads both modules).  The floor (bench/floor/pg_floor.ko):
+# a floor row per start_xmit cell with packets, none for the paced one,
+# the table's floor columns; then the module itself: its errnos for a
+# bad device, size or line, a run that a device deletion, a signal or
+# rmmod ends (ENETDOWN, promptly, ECANCELED), unloaded cleanly.
 . "$(dirname "$0")/lib/lib.sh"
 
 BENCH=$(cd "$(dirname "$0")/../bench" && pwd)
@@ -16,7 +20,7 @@ TP_CELLS="dummy/xmit/64/1t veth/xmit/64/1t" PACED=veth/ratep10000/64/1t
 CELLS="$TP_CELLS $PACED"
 
 ktap_header
-ktap_plan 9
+ktap_plan 22
 
 OUT_DIR=$(mktemp -d /tmp/bench-smoke.XXXXXX)
 defer rm -rf "$OUT_DIR"
@@ -40,11 +44,27 @@ for c in $CELLS; do
 done
 
 # shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
-row_has_ratio() {	# CELL: its throughput row ends in a numeric ratio
-	grep -qE "^\| $1 \| [0-9].* \| [0-9].* \| [0-9]+\.[0-9]{2} \|$" "$LOG"
+floor_ok() {	# CELL SEND: one floor run, status ok, packets, sent as SEND
+	awk -F, -v c="$1" -v s="send $2" '$1 == c && $2 == "floor" {
+		n++; if ($10 == "ok" && $5 > 0 && $7 > 0 && index($11, s)) good++ }
+		END { exit !(n == 1 && good == 1) }' "$OUT_DIR/runs.csv"
+}
+check "dummy/xmit/64/1t: the floor sent packets once (one skb shared)" \
+	floor_ok dummy/xmit/64/1t shared
+check "veth/xmit/64/1t: the floor sent packets once (a clone each)" \
+	floor_ok veth/xmit/64/1t clone
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
+no_floor() {	# CELL: no floor row
+	! awk -F, -v c="$1" '$1 == c && $2 == "floor"' "$OUT_DIR/runs.csv" | grep -q .
+}
+check "$PACED: no floor run" no_floor "$PACED"
+
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
+row_has_ratio() {	# CELL: ratio ours/stock, floor pps, both % of the floor
+	grep -qE "^\| $1 \| [0-9].* \| [0-9].* \| [0-9]+\.[0-9]{2} \| [0-9]+ \| [0-9.]+% \| [0-9.]+% \|$" "$LOG"
 }
 for c in $TP_CELLS; do
-	check "$c: table row with ratio ours/stock" row_has_ratio "$c"
+	check "$c: table row with ratio ours/stock and % of the floor" row_has_ratio "$c"
 done
 
 # ...,note,gap_samples,gap_avg_ns,gap_sd_ns: a capture of every paced run
@@ -59,4 +79,81 @@ check "$PACED: pacing table row (requested 100 us, both modules)" \
 	grep -qE "^\| $PACED \| 100 us \| [0-9.]+ us \| [0-9.]+ us \| [0-9.]+ us \| [0-9.]+ us \|$" "$LOG"
 
 check "no pktgen module left loaded" test ! -e /sys/module/pktgen/initstate
+check "no pg_floor module left loaded" test ! -e /sys/module/pg_floor/initstate
+
+# ---------------------------------------------------------------- pg_floor itself
+FLOOR_KO=${FLOOR_KO:-$(dirname "${PKTGEN_KO:-.}")/floor/pg_floor.ko}
+WRITE_RET=$(cd "$(dirname "$0")/lib" && pwd)/write_ret.py
+FNS=""
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
+fwrite() {	# LINE: write(2)'s return (bytes or -errno) of LINE to $FNS's pg_floor
+	ip netns exec "$FNS" /usr/bin/python3 -S "$WRITE_RET" /proc/net/pg_floor <<<"$1"
+}
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
+fwrite_is() {	# WANT LINE...: each LINE's write(2) returns WANT (ok: all of it)
+	local want=$1 got w l
+	shift
+	for l in "$@"; do
+		w=$want
+		[ "$w" = ok ] && w=$((${#l} + 1))
+		got=$(fwrite "$l")
+		[ "$got" = "$w" ] || { echo "write '$l': $got, want $w"; return 1; }
+	done
+}
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
+fresult_has() {	# ERE: the last result matches
+	ip netns exec "$FNS" cat /proc/net/pg_floor | tr '\n' ' ' | grep -qE "$1" ||
+		{ ip netns exec "$FNS" cat /proc/net/pg_floor; return 1; }
+}
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
+ends_with() {	# WANT ACTION...: a 20 s run, ACTION 1 s in; write(2) returns
+	# WANT within 8 s of the start
+	local want=$1 t0=$SECONDS got pid
+	shift
+	fwrite "fl0 60 20" >"$OUT_DIR/bg" &
+	pid=$!
+	sleep 1
+	"$@" || echo "'$*' failed"
+	wait "$pid"
+	got=$(<"$OUT_DIR/bg")
+	if [ "$got" != "$want" ] || [ $((SECONDS - t0)) -gt 8 ]; then
+		echo "write: '$got' (want $want) after $((SECONDS - t0)) s"
+		return 1
+	fi
+}
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
+short_run() {
+	fwrite_is ok "fl0 60 0.2" &&
+		fresult_has "^pps [1-9][0-9]* packets [1-9][0-9]* ns [1-9].* send shared errors 0 "
+}
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
+bad_dev() {
+	fwrite_is -19 "nosuch0 60 0.1" && ip -n "$FNS" link add fl1 type dummy &&
+		fwrite_is -100 "fl1 60 0.1"
+}
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
+signal_ends() {	# the writer killed 1 s into a 20 s run: gone within 8 s
+	local t0=$SECONDS
+	timeout -s TERM 1 ip netns exec "$FNS" /usr/bin/python3 -S "$WRITE_RET" \
+		/proc/net/pg_floor <<<"fl0 60 20"
+	[ $((SECONDS - t0)) -le 8 ] || { echo "ended after $((SECONDS - t0)) s"; return 1; }
+	fresult_has " interrupted"
+}
+if ! setup_ns FNS || ! dummy_create "$FNS" fl0; then
+	ktap_skip_rest "pg_floor" "no namespace"
+fi
+check "insmod pg_floor ($FLOOR_KO)" insmod "$FLOOR_KO"
+check "a short run on dummy: packets, the one skb shared" short_run
+check "bad DEV: ENODEV; a down one: ENETDOWN" bad_dev
+check "size 59, burst 0 or 257, 0 s, no size, a bad key: EINVAL" \
+	fwrite_is -22 "fl0 59 0.1" "fl0 60 0.1 burst 0" "fl0 60 0.1 burst 257" \
+	"fl0 60 0" "fl0" "fl0 60 0.1 rate 5"
+check "size over the MTU: EMSGSIZE" fwrite_is -90 "fl0 1515 0.1"
+check "a signal ends a run at once, its result kept" signal_ends
+check "deleting the device mid-run ends it: ENETDOWN" \
+	ends_with -100 ip -n "$FNS" link del fl0
+dummy_create "$FNS" fl0 >/dev/null 2>&1
+check "rmmod mid-run waits for the run, which it ends: ECANCELED" \
+	ends_with -125 rmmod pg_floor
+check "pg_floor unloaded" test ! -e /sys/module/pg_floor/initstate
 ktap_finish

@@ -106,17 +106,18 @@ sparse_check() {	# KV ROOT DIR
 	echo "sparse $kv: clean"
 }
 
-# the tests' own modules (tests/kmod/: never installed or packaged) into
-# DIR, with the same W=1 and no warning allowed
-build_test_modules() {	# KV ROOT DIR
-	local kv=$1 root=$2 dir=$3 f
+# the tests' own modules (tests/kmod/) and the bench's floor (bench/floor/),
+# never installed or packaged, into DIR, with the same W=1 and no warning
+# allowed
+build_test_modules() {	# KV ROOT DIR [SRC]
+	local kv=$1 root=$2 dir=$3 src=${4:-tests/kmod} f
 	mkdir -p "$dir"
-	for f in tests/kmod/Kbuild tests/kmod/*.c; do
+	for f in "$src"/Kbuild "$src"/*.c; do
 		cmp -s "$f" "$dir/${f##*/}" || cp "$f" "$dir/"
 	done
 	if ! kmake "$kv" "$root" "$dir" -j"$(nproc)" W=1 modules </dev/null >"$dir/build.log" 2>&1 ||
 		grep -q 'warning:' "$dir/build.log"; then
-		echo "build $kv: FAILED (tests/kmod)"
+		echo "build $kv: FAILED ($src)"
 		grep -E -A3 'error|warning:' "$dir/build.log" | head -n 40
 		return 1
 	fi
@@ -162,7 +163,8 @@ while read -r kv root; do
 	elif [ ! -f "$dir/pktgen.ko" ] || [ ! -f "$dir/ipoption/pf_ipoption.ko" ]; then
 		echo "build $kv: FAILED (no pktgen.ko or ipoption/pf_ipoption.ko)"
 		rc=1
-	elif ! build_test_modules "$kv" "$root" "$dir/kmod"; then
+	elif ! build_test_modules "$kv" "$root" "$dir/kmod" ||
+	     ! build_test_modules "$kv" "$root" "$dir/floor" bench/floor; then
 		rc=1
 	else
 		echo "build $kv: ok${root:+ (in $root)}"

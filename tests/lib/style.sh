@@ -4,7 +4,8 @@
 # The lint gates (make style; tests/host/lint.sh runs each as a subtest of
 # make check):
 #   - checkpatch: checkpatch.pl --no-tree --strict -f (.checkpatch.conf) on
-#		every *.c / *.h of the module, its probes/*.c, tests/kmod/*.c and
+#		every *.c / *.h of the module, its probes/*.c, tests/kmod/*.c,
+#		bench/floor/*.c and
 #		include/uapi/linux/*.h;
 #		checkpatch from $CHECKPATCH, PATH, an unpacked linux-source
 #		tree, or scripts/ extracted once from
@@ -70,7 +71,7 @@ shell_scripts() {
 
 check_checkpatch() {
 	local cp files=()
-	for f in ./*.c ./*.h ./ipoption/*.c ./ipoption/*.h ./probes/*.c ./tests/kmod/*.c include/uapi/linux/*.h; do
+	for f in ./*.c ./*.h ./ipoption/*.c ./ipoption/*.h ./probes/*.c ./tests/kmod/*.c ./bench/floor/*.c include/uapi/linux/*.h; do
 		[ -e "$f" ] && [[ $f != *.mod.c ]] && files+=("$f")
 	done
 	if ! cp=$(find_checkpatch) || [ -z "$cp" ]; then
