@@ -270,7 +270,7 @@ check-rxstat: helpers
 # guests load both cores for minutes: not in make check; nothing else
 # may boot meanwhile (Documentation/testing.rst).
 check-many-hosts:
-	tests/lib/setup.sh
+	tests/lib/setup.sh many-hosts
 	tests/lib/build-all.sh
 	rc=0; for kv in $${KERNELS:-$$(tests/lib/kernels.sh suite | tail -n 1)}; do \
 		bash tests/many-hosts.sh $${kv%:fast} || [ $$? -eq 4 ] || rc=1; done; exit $$rc

@@ -25,6 +25,8 @@
 #   (tests/lib/kernels.sh newest; CHECK_NEWEST=KREL names another, none
 #   leaves it out) and the oldest the module supports, Debian 11's 5.10
 #   (kernels.sh oldest; CHECK_OLDEST likewise).
+# - `setup.sh many-hosts` (make check-many-hosts): also MANY_PKGS, with
+#   openssh-server's units masked on a host that had no sshd.
 set -u
 
 VNG_VERSION=1.42
@@ -51,6 +53,12 @@ APT_PKGS=(qemu-system-x86 busybox-static kmod udev tcpdump iproute2 ethtool
 # the collection's (tests/host/ansible.sh), which skip without them
 CHECK_PKGS=(linux-source-6.12 prometheus python3-prometheus-client curl chromium
 	ansible-core ansible-lint)
+# `setup.sh many-hosts` (make check-many-hosts): the controller's Ansible
+# and ssh, and the sshd that tests/many-hosts.sh starts in each guest
+# from the host's root.  Debian's openssh-server starts a listening sshd
+# on the host when installed: where it is not installed yet, its units
+# are masked first, so that the guests' are the only sshd it brings.
+MANY_PKGS=(ansible-core openssh-client openssh-server)
 # The kernels to test, by their headers' metapackages.  Debian 12 has 6.1
 # (linux-headers-amd64) and 6.12 (linux-headers-6.12-amd64); Debian 13 has
 # 6.12 only (linux-headers-amd64).
@@ -110,6 +118,15 @@ krel_of() {
 # the host without installing that image as the host's).
 missing=() hosted=() fetched=()
 [ "${1:-}" = check ] && APT_PKGS+=("${CHECK_PKGS[@]}")
+if [ "${1:-}" = many-hosts ]; then
+	APT_PKGS+=("${MANY_PKGS[@]}")
+	if ! installed openssh-server && [ "$(id -u)" -eq 0 ] && command -v systemctl >/dev/null; then
+		systemctl mask ssh.service ssh.socket >>"$LOG" 2>&1 &&
+			echo "setup: openssh-server's ssh.service and ssh.socket masked before it is" \
+			     "installed (the test runs its own sshd in the guests;" \
+			     "systemctl unmask ssh.service ssh.socket to serve this host)"
+	fi
+fi
 for p in "${APT_PKGS[@]}"; do
 	installed "$p" || missing+=("$p")
 done
