@@ -48,12 +48,14 @@ THR=$(ip netns exec "$NS" ls /proc/net/pktgen | grep kpktgend_ | sort -V | head 
 [ -n "$THR" ] || fail "no kpktgend thread"
 
 # In the netns, one shell for the thousands of writes of a cell:
-#	devs.sh add S | count N | elapsed S
+#	devs.sh rx CMD | add S | count S N | elapsed S
 cat >"$dir/devs.sh" <<'EOF'
 set -u
 P=/proc/net/pktgen
 w() { echo "$2" >"$P/$1" || { echo "$1: '$2': $(sed -n 's/^Result: //p' "$P/$1")"; exit 1; }; }
 case $1 in
+rx)
+	echo "$2" >"$P/pgrx" || { echo "pgrx: '$2': $(grep '^Result:' "$P/pgrx")"; exit 1; } ;;
 add)
 	w "$THR" rem_device_all
 	for ((k = 1; k <= $2; k++)); do
@@ -92,9 +94,9 @@ devs() { ip netns exec "$NS" env THR="$THR" bash "$dir/devs.sh" "$@"; }
 # what went wrong on stderr
 run() {
 	local s=$1 c=$2 us
-	rx_cmd "$NS" rx_disable >&2 || return 1
+	devs rx rx_disable >&2 || return 1
 	if [ "$3" = on ]; then
-		rx_cmd "$NS" "rx dummy0" >&2 && rx_cmd "$NS" rx_reset >&2 || return 1
+		devs rx "rx dummy0" >&2 && devs rx rx_reset >&2 || return 1
 	fi
 	devs count "$s" "$c" >&2 || return 1
 	pg_start_ns "$NS" 900 || { echo "the run failed" >&2; return 1; }
