@@ -73,6 +73,15 @@ for d in "$MUTANT_DIR"/*/; do
 	done
 	echo "$v" >"$RES/$name.verdict"
 	echo "# mutants: $name: $v ($((SECONDS - t0)) s)"
+	# a module the mutant left loaded (one that cannot be unloaded: no
+	# module_exit, a reference it leaks) would be what the next mutant's
+	# tests and the baseline load: tests/lib/mutants.sh boots again
+	for m in pktgen pf_ipoption; do
+		if [ -e "/sys/module/$m/initstate" ]; then
+			echo "# mutants: $name left $m loaded: a new guest for the rest"
+			exit 0
+		fi
+	done
 done
 echo "baseline ok" >"$RES/baseline.verdict"
 echo "# mutants: baseline ok"
