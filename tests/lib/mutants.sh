@@ -122,7 +122,8 @@ run_guest() {
 			fi
 		done
 		[ -e "$RES/baseline.verdict" ] && ! grep -q '^baseline ok$' "$RES/baseline.verdict" && break
-		[ "$left" -eq 0 ] && break
+		# the last mutant's guest may end before the baseline's verdict
+		[ "$left" -eq 0 ] && [ -e "$RES/baseline.verdict" ] && break
 		# a guest that panics, hangs or is left with a module loaded
 		# judges one mutant at least; one that judged none will not
 		now=$(find "$RES" -maxdepth 1 -name '*.verdict' | wc -l)
