@@ -43,12 +43,32 @@ baseline_passes() {	# TEST: 0 if the unmutated modules pass TEST (run once)
 	touch "$RES/baseline.$1.ok"
 }
 
+# A module a mutant left loaded (one that cannot be unloaded: no
+# module_exit, a reference it leaks) would be what the next tests load,
+# the baseline's included: the guest ends, tests/lib/mutants.sh boots
+# another, and the killing test's baseline run waits for it
+# (baseline.TEST.pending).
+module_left() {
+	[ -e /sys/module/pktgen/initstate ] || [ -e /sys/module/pf_ipoption/initstate ]
+}
+
 mkdir -p "$RES/baseline.out"
 touch "$RES/baseline.start"
 if [ -e "$RES/baseline.verdict" ]; then
 	echo "# mutants: $(cat "$RES/baseline.verdict")"
 	exit 1
 fi
+for p in "$RES"/baseline.*.pending; do
+	[ -e "$p" ] || continue
+	t=${p##*/baseline.}
+	t=${t%.pending}
+	if ! baseline_passes "$t"; then
+		echo "baseline failed $t" >"$RES/baseline.verdict"
+		echo "# mutants: the unmutated modules fail $t: stopped"
+		exit 1
+	fi
+	rm -f "$p"
+done
 
 for d in "$MUTANT_DIR"/*/; do
 	name=$(basename "$d")
@@ -61,6 +81,12 @@ for d in "$MUTANT_DIR"/*/; do
 	v=survived
 	for t in $(killers "$name"); do
 		if ! run_one "$name" "$t"; then
+			if module_left; then
+				echo "killed $t" >"$RES/$name.verdict"
+				touch "$RES/baseline.$t.pending"
+				echo "# mutants: $name: killed $t ($((SECONDS - t0)) s), left a module loaded: a new guest for the rest"
+				exit 0
+			fi
 			if ! baseline_passes "$t"; then
 				echo "baseline failed $t" >"$RES/baseline.verdict"
 				echo "# mutants: the unmutated modules fail $t: stopped"
@@ -73,6 +99,10 @@ for d in "$MUTANT_DIR"/*/; do
 	done
 	echo "$v" >"$RES/$name.verdict"
 	echo "# mutants: $name: $v ($((SECONDS - t0)) s)"
+	if module_left; then
+		echo "# mutants: $name left a module loaded: a new guest for the rest"
+		exit 0
+	fi
 done
 echo "baseline ok" >"$RES/baseline.verdict"
 echo "# mutants: baseline ok"
