@@ -126,7 +126,7 @@ if ! pg_is_ours; then
 fi
 
 ktap_header
-ktap_plan 54
+ktap_plan 56
 # shellcheck disable=SC2034 # used where shellcheck cannot see it (eval, a sourced script, indirection)
 DMESG0=$(dmesg | wc -l)
 
@@ -244,6 +244,19 @@ check "reset; ts tsonly pointer 9/12 x40, tsandaddr pointer 5/12 x30" eval '
 ip_snap
 check "last free slot: ts 70, malformed 0; all 70 forwarded" eval '
 	ip_row r0 0 70 0 0 0 0 0 0 0 70 && sink_is 70 && ip_cmd reset'
+# 7c. TS that cannot take an entry though its length could: the pointer
+# below the first slot (4 < 5), or a tsandaddr slot of 8 bytes where 7
+# are left (pointer 6 of 12): malformed, not timestamps, and R drops them
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
+check "TS pointer 4 of 12 x20, tsandaddr pointer 6 of 12 x10: malformed 30, ts 0; none forwarded" eval '
+	send "hex:440c04000000000000000000=20" "hex:440c06010000000000000000=10" && ip_snap &&
+	ip_row r0 0 0 0 0 0 0 0 0 30 30 && sink_is 0 && ip_cmd reset'
+# 7d. an option of the shortest length, 2 (type 10, no data): other,
+# not malformed, and forwarded
+# shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
+check "type 10 of length 2 x15: other 15, malformed 0; all forwarded" eval '
+	send "hex:0a020000=15" && ip_snap &&
+	ip_row r0 0 0 0 0 0 0 0 15 0 15 && sink_is 15 && ip_cmd reset'
 # shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 counting() { ip_snap; [ "$(ip_val total.any)" -gt 0 ] 2>/dev/null; }
 devices "$S" "$STHR" s0 "$KIP" "$R0MAC" "ra=0" >/dev/null
