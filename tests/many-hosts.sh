@@ -38,7 +38,7 @@
 # the flow without netem too), MANY_SIZE_B (flow b's pkt_size, 128:
 # with 1000 at 200 pps rx1 lost 9% of flow b between QEMU's UDP socket
 # and the guest, while flow a's 60 bytes at the same rate lost only
-# netem's share; 128 is NOT yet tried in a run), MANY_LOSS (netem loss %, 5), MANY_KEEP=DIR (keep the
+# netem's share; with 128 it lost none), MANY_LOSS (netem loss %, 5), MANY_KEEP=DIR (keep the
 # run's files there: inventory, scenario, results, own reads, consoles).
 # Prints KTAP; exit 0 pass, 1 fail, 4 skipped (no ansible, vng or build).
 
