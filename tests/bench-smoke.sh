@@ -106,18 +106,34 @@ fresult_has() {	# ERE: the last result matches
 		{ ip netns exec "$FNS" cat /proc/net/pg_floor; return 1; }
 }
 # shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
-ends_with() {	# WANT ACTION...: a 20 s run, ACTION 1 s in; write(2) returns
-	# WANT within 8 s of the start
-	local want=$1 t0=$SECONDS got pid
+tx_of_fl0() { ip netns exec "$FNS" cat /sys/class/net/fl0/statistics/tx_packets; }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
+sent_more_than() { [ "$(tx_of_fl0)" -gt "$1" ]; }
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
+run_started() {	# PID TX0: the run of writer PID sends (fl0 past TX0 packets)
+	# python3's start alone takes seconds in a TCG guest: a fixed sleep
+	# acted before the write began
+	slowwait 20 sent_more_than "$2" && return 0
+	echo "the run did not start"
+	kill "$1" 2>/dev/null
+	wait "$1"
+	return 1
+}
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
+ends_with() {	# WANT ACTION...: a 20 s run, ACTION once it sends; write(2)
+	# returns WANT within 8 s of ACTION
+	local want=$1 t0 got pid tx0
 	shift
+	tx0=$(tx_of_fl0)
 	fwrite "fl0 60 20" >"$OUT_DIR/bg" &
 	pid=$!
-	sleep 1
+	run_started "$pid" "$tx0" || return 1
+	t0=$SECONDS
 	"$@" || echo "'$*' failed"
 	wait "$pid"
 	got=$(<"$OUT_DIR/bg")
 	if [ "$got" != "$want" ] || [ $((SECONDS - t0)) -gt 8 ]; then
-		echo "write: '$got' (want $want) after $((SECONDS - t0)) s"
+		echo "write: '$got' (want $want) $((SECONDS - t0)) s after '$*'"
 		return 1
 	fi
 }
@@ -132,10 +148,17 @@ bad_dev() {
 		fwrite_is -100 "fl1 60 0.1"
 }
 # shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
-signal_ends() {	# the writer killed 1 s into a 20 s run: gone within 8 s
-	local t0=$SECONDS
-	timeout -s TERM 1 ip netns exec "$FNS" /usr/bin/python3 -S "$WRITE_RET" \
-		/proc/net/pg_floor <<<"fl0 60 20"
+signal_ends() {	# the writer killed once its 20 s run sends: gone within 8 s
+	local t0 pid tx0
+	tx0=$(tx_of_fl0)
+	# the writer itself (ip netns exec execs it), not a subshell of fwrite
+	ip netns exec "$FNS" /usr/bin/python3 -S "$WRITE_RET" /proc/net/pg_floor \
+		<<<"fl0 60 20" >/dev/null &
+	pid=$!
+	run_started "$pid" "$tx0" || return 1
+	t0=$SECONDS
+	kill -TERM "$pid"
+	wait "$pid"
 	[ $((SECONDS - t0)) -le 8 ] || { echo "ended after $((SECONDS - t0)) s"; return 1; }
 	fresult_has " interrupted"
 }
