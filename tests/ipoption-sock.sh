@@ -430,9 +430,9 @@ t_rmmod() {
 	fi
 	kill -9 "$BG_PID"
 	wait "$BG_PID" 2>/dev/null
-	# the last reference, the socket's struct proto, goes when the sock is
-	# freed, which may come after the process is reaped: seen at a host
-	# load of 4 (make check-mutants) as EBUSY on the first try
+	# retried, not once: the module's last reference from the socket
+	# (its struct proto) goes when the sock is freed, which an skb still
+	# holding it can delay past the process's end
 	slowwait 30 rmmod pf_ipoption 2>/dev/null || {
 		echo "rmmod 30 s after close still failed:"
 		rmmod pf_ipoption
