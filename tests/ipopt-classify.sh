@@ -126,7 +126,7 @@ if ! pg_is_ours; then
 fi
 
 ktap_header
-ktap_plan 56
+ktap_plan 57
 # shellcheck disable=SC2034 # used where shellcheck cannot see it (eval, a sourced script, indirection)
 DMESG0=$(dmesg | wc -l)
 
@@ -305,6 +305,7 @@ defer kill -INT "$BG"
 # shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
 r1_counting() { ip_snap; [ "$(ip_val r1.rr)" -gt 0 ] 2>/dev/null; }
 check "K sends without end: r1 counting" slowwait 30 r1_counting
+keys_pinned
 # shellcheck disable=SC2016 # expanded later, by eval or the shell it is given to
 check "rmmod pf_ipoption while on and counting (K sends on), then rmmod pktgen" eval '
 	rmmod pf_ipoption && [ ! -e "$IPOPT" ] && ! gone && rmmod pktgen && slowwait 20 gone'

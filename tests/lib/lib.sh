@@ -718,6 +718,23 @@ _pin_keys() {
 	esac
 	ipo_load && _PG_NS=$pin_ns pg_set "$IPOPT" on
 }
+# keys_pinned: one subtest, before a step that unloads pktgen or
+# pf_ipoption while packets arrive (their last netfilter hooks go with
+# them): the netfilter static keys must be held by run.sh's pg_keypin, or
+# under TCG the switch can leave a vCPU on a stale int3 (pin_static_keys).
+# run.sh exports PIN_KEYS; run alone, or with PIN_KEYS=0 (keys left
+# switching), a skip.
+keys_pinned() {
+	if [ -z "${PIN_KEYS:-}" ]; then
+		ktap_skip "netfilter static keys held (pg_keypin)" "not run by tests/lib/run.sh"
+	elif [ "$PIN_KEYS" != 1 ]; then
+		ktap_skip "netfilter static keys held (pg_keypin)" "PIN_KEYS=0"
+	elif [ -e /sys/module/pg_keypin ]; then
+		ktap_pass "netfilter static keys held (pg_keypin, loaded by run.sh)"
+	else
+		ktap_fail "netfilter static keys held" "pg_keypin is not loaded (tests/lib/run.sh loads it)"
+	fi
+}
 pin_static_keys() {
 	local out
 	lib_tmpdir >/dev/null

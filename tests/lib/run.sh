@@ -43,19 +43,25 @@ else
 	done
 fi
 
-# Hold the netdev ingress static key on for the whole VM: a clsact qdisc
-# in a netns of its own (not pgt-: the runner never deletes it).  Under
-# TCG (QEMU 7.2) patching that jump label while the other vCPU runs
-# __netif_receive_skb_core() can leave a vCPU trapping forever on a stale
-# int3 at +0xe9 (Documentation/testing.rst, "The debug kernel": the
-# stock module hangs the same way).  Every receiver "rx", every netfilter
-# ingress hook and clsact of a test flips it otherwise; a fresh-clone
-# make check hung so on 6.1 at the end of ipodump.sh.  PIN_KEYS=0 leaves
-# it switching.
-if [ "${PIN_KEYS:-1}" = 1 ]; then
+# Hold on, for the whole VM, the static keys that tests switch while
+# packets arrive: a clsact qdisc on pin0 in a netns of its own (not pgt-:
+# the runner never deletes it) holds the tc ingress and egress keys, and
+# tests/kmod/pg_keypin.ko the netfilter ones (netdev ingress on pin0, the
+# five IPv4 hooks), which unloading pktgen (its receiver's hooks) or
+# pf_ipoption gives up otherwise.  Under TCG (QEMU 7.2) patching a jump
+# label while the other vCPU runs through it can leave that vCPU on a
+# stale int3 in __netif_receive_skb_core(): a soft lockup at +0xe9 (the
+# stock module hangs the same way), an "Oops: int3" at the netdev ingress
+# key (a make check panicked so on 7.3.4 at ipopt-classify's "rmmod
+# pktgen" while it sent).  Documentation/testing.rst, "A hang under TCG".
+# PIN_KEYS=0 leaves them switching.
+export PIN_KEYS=${PIN_KEYS:-1}
+if [ "$PIN_KEYS" = 1 ]; then
 	{ ip netns add pgpin && ip -n pgpin link add pin0 type dummy &&
 		tc -n pgpin qdisc add dev pin0 clsact; } >/dev/null 2>&1 ||
-		echo "# run.sh: could not hold the ingress static key (pgpin)"
+		echo "# run.sh: could not hold the tc ingress static key (pgpin)"
+	ip netns exec pgpin insmod "$TDIR/../build/$KV/kmod/pg_keypin.ko" ifname=pin0 ||
+		echo "# run.sh: could not hold the netfilter static keys (pg_keypin)"
 fi
 
 pass=0 fail=0 skip=0 n=0
