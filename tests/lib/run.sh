@@ -45,10 +45,11 @@ fi
 
 # Hold on, for the whole VM, the static keys that tests switch while
 # packets arrive: a clsact qdisc on pin0 in a netns of its own (not pgt-:
-# the runner never deletes it) holds the tc ingress and egress keys, and
-# tests/kmod/pg_keypin.ko the netfilter ones (netdev ingress on pin0, the
-# five IPv4 hooks), which unloading pktgen (its receiver's hooks) or
-# pf_ipoption gives up otherwise.  Under TCG (QEMU 7.2) patching a jump
+# the runner never deletes it) holds the tc ingress and egress keys, an
+# XDP program on it the generic XDP key, and tests/kmod/pg_keypin.ko the
+# netfilter ones (netdev ingress on pin0, the five IPv4 hooks), which
+# unloading pktgen (its receiver's hooks) or pf_ipoption gives up
+# otherwise.  Under TCG (QEMU 7.2) patching a jump
 # label while the other vCPU runs through it can leave that vCPU on a
 # stale int3 in __netif_receive_skb_core(): a soft lockup at +0xe9 (the
 # stock module hangs the same way), an "Oops: int3" at the netdev ingress
@@ -62,6 +63,12 @@ if [ "$PIN_KEYS" = 1 ]; then
 		echo "# run.sh: could not hold the tc ingress static key (pgpin)"
 	ip netns exec pgpin insmod "$TDIR/../build/$KV/kmod/pg_keypin.ko" ifname=pin0 ||
 		echo "# run.sh: could not hold the netfilter static keys (pg_keypin)"
+	# the generic XDP key (fuzz-state attaches and detaches programs)
+	pin_bpf=$(mktemp -d /tmp/pgpin-bpf.XXXXXX)
+	{ mount -t bpf bpf "$pin_bpf" &&
+		python3 -S "$TDIR/lib/bpfprog.py" xdp-pass "$pin_bpf/xdp" &&
+		ip -n pgpin link set dev pin0 xdpgeneric pinned "$pin_bpf/xdp"; } >/dev/null 2>&1 ||
+		echo "# run.sh: could not hold the generic XDP static key (pgpin)"
 fi
 
 pass=0 fail=0 skip=0 n=0
