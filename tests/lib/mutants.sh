@@ -57,44 +57,83 @@ for p in "$SRC"/*.patch; do
 done
 [ ${#names[@]} -gt 0 ] || { echo "mutants: no $SRC/*.patch" >&2; exit 1; }
 
-build() { kmake "$KV" "$ROOT" "$WORK" modules </dev/null >"$WORK/build.log" 2>&1; }
-
-# ---- build: the baseline, then each mutant in the same tree
-if [ "${MUTANTS_BUILD:-1}" = 1 ] && [ -z "${MUTANTS_RESULTS:-}" ]; then
-	KERNELS=$KV tests/lib/build-all.sh || exit 1
-	rm -rf "$MDIR"
-	mkdir -p "$WORK"
-	mkdir -p "$WORK/ipoption"
-	for f in Kbuild ./*.c ./*.h ipoption/Kbuild ipoption/*.c ipoption/*.h; do
-		[[ $f = *.mod.c ]] || cp "$f" "$WORK/$f"
-	done
-	cp -r include probes "$WORK"/
-	build || { echo "mutants: the unmutated build failed"; tail -n 20 "$WORK/build.log"; exit 1; }
-	keep() {	# NAME: the work tree's modules as NAME's
-		mkdir -p "$MDIR/$1" &&
-			cp "$WORK/pktgen.ko" "$WORK/ipoption/pf_ipoption.ko" "$MDIR/$1/"
-	}
-	keep baseline
-	for n in "${names[@]}"; do
+build() { kmake "$KV" "$ROOT" "$1" modules </dev/null >"$1/build.log" 2>&1; }
+keep() {	# TREE NAME: the tree's modules as NAME's
+	mkdir -p "$MDIR/$2" &&
+		cp "$1/pktgen.ko" "$1/ipoption/pf_ipoption.ko" "$MDIR/$2/"
+}
+# TREE NAME...: each mutant patched into TREE, built, kept, unpatched
+build_mutants() {
+	local tree=$1 n t0
+	shift
+	for n in "$@"; do
 		t0=$SECONDS
-		if ! patch -s -p1 -d "$WORK" <"$SRC/$n.patch"; then
+		if ! patch -s -p1 -d "$tree" <"$SRC/$n.patch"; then
 			echo "mutants: $n: does not apply"
-			exit 1
+			return 1
 		fi
-		if build; then
-			keep "$n" && cp "$SRC/$n.patch" "$MDIR/$n/mutant.patch"
+		if build "$tree"; then
+			keep "$tree" "$n" && cp "$SRC/$n.patch" "$MDIR/$n/mutant.patch"
 			echo "mutants: built $n ($((SECONDS - t0)) s)"
 		else
 			echo "mutants: $n: build failed (counted as killed by the compiler)"
 			echo "killed build" >"$MDIR/$n.build-failed"
 		fi
-		patch -s -R -p1 -d "$WORK" <"$SRC/$n.patch" || exit 1
+		patch -s -R -p1 -d "$tree" <"$SRC/$n.patch" || return 1
 	done
+}
+
+# ---- build: the baseline, then the mutants in two copies of its tree at
+# once (a mutant rebuilds one object and links: one CPU each)
+if [ "${MUTANTS_BUILD:-1}" = 1 ] && [ -z "${MUTANTS_RESULTS:-}" ]; then
+	KERNELS=$KV tests/lib/build-all.sh || exit 1
+	rm -rf "$MDIR"
+	mkdir -p "$WORK/ipoption"
+	for f in Kbuild ./*.c ./*.h ipoption/Kbuild ipoption/*.c ipoption/*.h; do
+		[[ $f = *.mod.c ]] || cp "$f" "$WORK/$f"
+	done
+	cp -r include probes "$WORK"/
+	build "$WORK" || { echo "mutants: the unmutated build failed"; tail -n 20 "$WORK/build.log"; exit 1; }
+	keep "$WORK" baseline
+	cp -a "$WORK" "$WORK.1"
+	half=(); other=()
+	for i in "${!names[@]}"; do
+		if [ $((i % 2)) = 0 ]; then half+=("${names[i]}"); else other+=("${names[i]}"); fi
+	done
+	build_mutants "$WORK" "${half[@]}" &
+	pid=$!
+	st=0
+	build_mutants "$WORK.1" ${other[@]+"${other[@]}"} || st=1
+	wait "$pid" || st=1
+	[ "$st" = 0 ] || exit 1
 fi
 
 [ "${MUTANTS_RUN:-1}" = 1 ] || exit 0
 
 # ---- run: one guest, again for the mutants left after a panic or a hang
+
+# "TEST SECONDS" of every test the unmutated module passed in vm.sh's
+# results directories (/tmp/pktgen-vm.*, make check's among them;
+# MUTANTS_TIMES=DIR: that one only), whose runner logs "# TEST: 23.952s,
+# cpu 19.94" for a passed script: each test's newest on KV, else its
+# newest on another kernel.  mutants-guest.sh limits a mutant's test to
+# twice that.
+durations() {
+	local f
+	{ if [ -n "${MUTANTS_TIMES:-}" ]; then
+		ls "$MUTANTS_TIMES"/console-*.log
+	  else
+		find /tmp -maxdepth 2 -path '/tmp/pktgen-vm.*' -name 'console-*.log' \
+			-printf '%T@ %p\n' 2>/dev/null | sort -rn | cut -d' ' -f2-
+	  fi; } | while read -r f; do
+		tr -d '\r' <"$f" |
+			sed -n "s/^# \([a-z0-9-]*\): \([0-9.]*\)s, cpu [0-9.]*\$/\1 \2 ${f##*/console-}/p"
+	done | awk -v kv="$KV.log" '
+		$3 == kv && !(($1) in mine) { mine[$1] = $2 }
+		!(($1) in any) { any[$1] = $2 }
+		END { for (t in any) print t, ((t in mine) ? mine[t] : any[t]) }' | sort
+}
+
 run_guest() {
 	chmod 755 "$OUT"
 	mkdir -p "$RES"
@@ -105,6 +144,8 @@ run_guest() {
 	SEL=$OUT/ko
 	mkdir -p "$SEL"
 	cp -r "$MDIR/baseline" "$SEL/"
+	durations >"$SEL/durations"
+	echo "mutants: $(wc -l <"$SEL/durations") tests with a duration on record"
 	for n in "${names[@]}"; do
 		[ -e "$MDIR/$n/mutant.patch" ] && cp -r "$MDIR/$n" "$SEL/"
 	done
