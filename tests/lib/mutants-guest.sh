@@ -27,25 +27,26 @@ killers() {	# NAME: the tests its patch names
 }
 
 # A mutant's test gets twice the time the unmutated modules took for it
-# (MUTANT_DIR/durations, "TEST SECONDS", from the last make check's
-# logs), and 30 s more for a slow boot of the guest's network; a test
-# over it is counted as failed, as in mutation tools: a mutant that makes
-# a test hang or crawl is told from the module.  The baseline, and a test
-# with no duration on record, get TEST_TIMEOUT (300 s).
-limit_of() {	# NAME TEST: the seconds TEST may take
+# (MUTANT_DIR/durations, "TEST SECONDS", from vm.sh's logs), and 30 s
+# more for a slow boot of the guest's network; a test over it is counted
+# as failed, as in mutation tools: a mutant that makes a test hang or
+# crawl is told from the module.  The baseline, and a test with no
+# duration on record, get TEST_TIMEOUT (300 s) or the test's own
+# "# test-timeout:" if longer, as in make check.
+limit_of() {	# NAME TEST: the seconds TEST may take, or nothing
 	local d
+	[ "$1" = baseline ] && return 0
 	d=$(awk -v t="$2" '$1 == t { print int($2 + 0.999) }' "$MUTANT_DIR/durations" 2>/dev/null)
-	if [ "$1" = baseline ] || [ -z "$d" ]; then
-		echo "${TEST_TIMEOUT:-300}"
-	else
-		echo $((2 * d + 30))
-	fi
+	[ -n "$d" ] && echo $((2 * d + 30))
 }
 
 run_one() {	# NAME TEST: 0 if TEST passed with the modules of $MUTANT_DIR/NAME
+	local limit exact=0
+	limit=$(limit_of "$1" "$2")
+	[ -n "$limit" ] && exact=1
 	KTAP_FAIL_FAST=1 PKTGEN_KO=$MUTANT_DIR/$1/pktgen.ko IPOPTION_KO=$MUTANT_DIR/$1/pf_ipoption.ko \
-		OUT=$RES/$1.out TESTS=$2 TEST_TIMEOUT_EXACT=1 \
-		TEST_TIMEOUT=$(limit_of "$1" "$2") "$REPO/tests/lib/run.sh" >>"$RES/$1.log" 2>&1
+		OUT=$RES/$1.out TESTS=$2 TEST_TIMEOUT_EXACT=$exact \
+		TEST_TIMEOUT=${limit:-${TEST_TIMEOUT:-300}} "$REPO/tests/lib/run.sh" >>"$RES/$1.log" 2>&1
 }
 
 # The unmutated modules run a test only when it has killed a mutant (a

@@ -115,23 +115,29 @@ fi
 # "TEST SECONDS" of every test the unmutated module passed in vm.sh's
 # results directories (/tmp/pktgen-vm.*, make check's among them;
 # MUTANTS_TIMES=DIR: that one only), whose runner logs "# TEST: 23.952s,
-# cpu 19.94" for a passed script: each test's newest on KV, else its
-# newest on another kernel.  mutants-guest.sh limits a mutant's test to
-# twice that.
+# cpu 19.94" for a passed script: the median of its runs on KV, else of
+# its runs on the other kernels (one run on a busy machine is not what a
+# test takes).  mutants-guest.sh limits a mutant's test to twice that.
 durations() {
 	local f
 	{ if [ -n "${MUTANTS_TIMES:-}" ]; then
 		ls "$MUTANTS_TIMES"/console-*.log
 	  else
-		find /tmp -maxdepth 2 -path '/tmp/pktgen-vm.*' -name 'console-*.log' \
-			-printf '%T@ %p\n' 2>/dev/null | sort -rn | cut -d' ' -f2-
+		find /tmp -maxdepth 2 -path '/tmp/pktgen-vm.*' -name 'console-*.log' 2>/dev/null
 	  fi; } | while read -r f; do
 		tr -d '\r' <"$f" |
 			sed -n "s/^# \([a-z0-9-]*\): \([0-9.]*\)s, cpu [0-9.]*\$/\1 \2 ${f##*/console-}/p"
-	done | awk -v kv="$KV.log" '
-		$3 == kv && !(($1) in mine) { mine[$1] = $2 }
-		!(($1) in any) { any[$1] = $2 }
-		END { for (t in any) print t, ((t in mine) ? mine[t] : any[t]) }' | sort
+	done | sort -k1,1 -k2,2n | awk -v kv="$KV.log" '
+		function median(a, n) { return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+		function flush() {
+			if (t != "")
+				print t, nm ? median(mine, nm) : median(any, na)
+			delete mine; delete any; nm = na = 0
+		}
+		$1 != t { flush(); t = $1 }
+		{ any[++na] = $2 }
+		$3 == kv { mine[++nm] = $2 }
+		END { flush() }'
 }
 
 run_guest() {
