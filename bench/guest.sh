@@ -15,7 +15,7 @@
 # in one VM as the stock comparison is.
 #
 # A cell is DEV/MODE/SIZE/THREADS (e.g. dummy/xmit/64/1t); --cells keeps
-# the cells matching one of the globs (default: all 74).  The virtio and
+# the cells matching one of the globs (default: all 90).  The virtio and
 # e1000e cells need the NIC pairs of a check VM (tests/lib/vm.sh); where a
 # pair is absent its cells are left out, said on stderr.  Cells are grouped (device and
 # thread count, and the rate cells); for each of the N passes of a group
@@ -92,6 +92,14 @@ MODES_dummy="xmit xmit_clone100000 xmit_burst32 netif_receive
 	netif_receive_burst32 queue_xmit xmit_flows1024"
 # shellcheck disable=SC2034
 MODES_veth="xmit netif_receive netif_receive_burst32 queue_xmit xmit_flows1024"
+# Two threads on two devices (dummy0, dummy1: dummy2) and on the two
+# transmit queues of one (dummymq0, each thread one queue by
+# queue_map_min/max: dummymq), against dummy's 1t cells; the modes that
+# reach the driver
+# shellcheck disable=SC2034
+MODES_dummy2="xmit xmit_clone100000 xmit_burst32 queue_xmit"
+# shellcheck disable=SC2034
+MODES_dummymq=$MODES_dummy2
 # Real NICs: what reaches the driver; netif_receive never does (it is
 # dummy's cell whatever the device)
 MODES_virtio="xmit xmit_clone100000 xmit_burst32 queue_xmit xmit_flows1024"
@@ -132,7 +140,8 @@ group_cells() {
 	done
 }
 
-GROUPS_ALL="dummy-1t rate veth-rate veth-1t virtio-1t e1000e-1t dummy-2t veth-2t"
+GROUPS_ALL="dummy-1t rate veth-rate veth-1t virtio-1t e1000e-1t dummy-2t veth-2t dummy2-2t
+	dummymq-2t"
 
 selected() {	# CELL: matches one of the --cells globs
 	local g globs
@@ -147,11 +156,14 @@ selected() {	# CELL: matches one of the --cells globs
 # ---------------------------------------------------------------- setup
 NS="" PEER_NS=""
 # the interface of a cell's DEV in $NS, and the MAC its frames go to
-declare -A IFNAME=([dummy]=dummy0 [veth]=veth0)
-declare -A PEER_MAC=([dummy]=$DST_MAC [veth]=$DST_MAC)
+# (dummy2: thread i's is dummy<i>)
+declare -A IFNAME=([dummy]=dummy0 [veth]=veth0 [dummy2]=dummy0 [dummymq]=dummymq0)
+declare -A PEER_MAC=([dummy]=$DST_MAC [veth]=$DST_MAC [dummy2]=$DST_MAC [dummymq]=$DST_MAC)
 setup_net() {
 	setup_ns NS PEER_NS || return 1
-	dummy_create "$NS" dummy0 || return 1
+	dummy_create "$NS" dummy0 && dummy_create "$NS" dummy1 || return 1
+	ip -n "$NS" link add dummymq0 numtxqueues 2 type dummy &&
+		_dev_prep "$NS" dummymq0 || return 1
 	veth_create "$NS" veth0 "$PEER_NS" veth1 || return 1
 	# the peer takes the frames as its own and drops them in IP (no route)
 	ip -n "$PEER_NS" link set veth1 address "$DST_MAC"
@@ -237,15 +249,19 @@ pgs_cached() {	# DEV KEY VALUE: "KEY VALUE" unless the device has it
 }
 
 add_devices() {	# GROUP: dev@i on kpktgend_i for its threads
-	local dev=${1%-*} t=${1#*-} i d mac
-	[ "$1" = rate ] && dev=dummy t=1t
-	[ "$1" = veth-rate ] && dev=veth t=1t
-	mac=${PEER_MAC[$dev]} dev=${IFNAME[$dev]}
+	local kind=${1%-*} t=${1#*-} i d mac dev
+	[ "$1" = rate ] && kind=dummy t=1t
+	[ "$1" = veth-rate ] && kind=veth t=1t
+	mac=${PEER_MAC[$kind]} dev=${IFNAME[$kind]}
 	RUN_DEVS=() CUR=()
 	for ((i = 0; i < ${t%t}; i++)); do
 		d=$dev@$i
+		[ "$kind" = dummy2 ] && d=dummy$i@$i
 		pgs "kpktgend_$i" "add_device $d" && pgs "$d" "count 0" &&
 			pgs "$d" "dst $DST" && pgs "$d" "dst_mac $mac" || return 1
+		if [ "$kind" = dummymq ]; then
+			pgs "$d" "queue_map_min $i" && pgs "$d" "queue_map_max $i" || return 1
+		fi
 		CUR[$d xmit_mode]=start_xmit CUR[$d clone_skb]=0 CUR[$d burst]=1
 		CUR[$d flows]=0
 		RUN_DEVS+=("$d")

@@ -127,18 +127,23 @@ def throughput(cells):
     return out, rows
 
 
+# The 2t cells of two devices (dummy2: dummy0 and dummy1) and of one
+# device's two queues (dummymq) scale from dummy's 1t cells.
+ONE_THREAD_OF = {"dummy2": "dummy", "dummymq": "dummy"}
+
+
 def scaling(cells):
-    out = [f"| cell | {BASE} 1t | {BASE} 2t | {BASE} 2t/1t | ours 1t | ours 2t "
+    out = [f"| 2t cell | {BASE} 1t | {BASE} 2t | {BASE} 2t/1t | ours 1t | ours 2t "
            "| ours 2t/1t |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     n = 0
-    for cell in cells:
-        dev, mode, size, threads = split(cell)
-        two = f"{dev}/{mode}/{size}/2t"
-        if threads != "1t" or two not in cells:
+    for two in cells:
+        dev, mode, size, threads = split(two)
+        one = f"{ONE_THREAD_OF.get(dev, dev)}/{mode}/{size}/1t"
+        if threads != "2t" or one not in cells:
             continue
         line = f"| {dev}/{mode}/{size} |"
         for m in MODULES:
-            a, b = Stat(cells[cell][m]), Stat(cells[two][m])
+            a, b = Stat(cells[one][m]), Stat(cells[two][m])
             f = lambda s: "n/a" if s.median is None else num(s.median)
             line += f" {f(a)} | {f(b)} | {fmt_ratio(ratio(b.median, a.median))} |"
         out.append(line)

@@ -5,7 +5,8 @@
 # Smoke test of the benchmark harness: bench/guest.sh --quick on two cells
 # (dummy and veth, start_xmit, 64 B) and one paced veth cell (captured
 # gaps) runs the kernel's pktgen.ko and ours once each and prints a
-# Markdown table with a ratio per cell and the pacing table.  No timing
+# Markdown table with a ratio per cell and the pacing table; two 2t cells
+# (two devices, and one device's two queues) and their scaling rows.  No timing
 # assertion: only that both modules sent packets in every run, the gaps
 # were measured and the tables are complete.  Runs the same whatever PKTGEN_MODULE says (the
 # benchmark always loads both modules).  The floor (bench/floor/pg_floor.ko):
@@ -17,10 +18,11 @@
 
 BENCH=$(cd "$(dirname "$0")/../bench" && pwd)
 TP_CELLS="dummy/xmit/64/1t veth/xmit/64/1t" PACED=veth/ratep10000/64/1t
-CELLS="$TP_CELLS $PACED"
+TWO_CELLS="dummy2/xmit/64/2t dummymq/xmit/64/2t"
+CELLS="$TP_CELLS $PACED $TWO_CELLS"
 
 ktap_header
-ktap_plan 22
+ktap_plan 25
 
 OUT_DIR=$(mktemp -d /tmp/bench-smoke.XXXXXX)
 defer rm -rf "$OUT_DIR"
@@ -77,6 +79,18 @@ check "$PACED: gaps captured for stock and ours" \
 	eval "gaps_ok $PACED stock && gaps_ok $PACED ours"
 check "$PACED: pacing table row (requested 100 us, both modules)" \
 	grep -qE "^\| $PACED \| 100 us \| [0-9.]+ us \| [0-9.]+ us \| [0-9.]+ us \| [0-9.]+ us \|$" "$LOG"
+
+# the 2t cells (two devices, one device's two queues; their runs checked
+# with the others above), scaled from dummy's 1t
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
+scaling_rows() {
+	local c
+	for c in $TWO_CELLS; do
+		grep -qE "^\| ${c%/2t} \| [0-9]+ \| [0-9]+ \| [0-9]+\.[0-9]{2} \| [0-9]+ \| [0-9]+ \| [0-9]+\.[0-9]{2} \|$" \
+			"$LOG" || { echo "no scaling row for $c"; return 1; }
+	done
+}
+check "scaling table: a row for each 2t cell against dummy/xmit/64/1t" scaling_rows
 
 check "no pktgen module left loaded" test ! -e /sys/module/pktgen/initstate
 check "no pg_floor module left loaded" test ! -e /sys/module/pg_floor/initstate
