@@ -46,14 +46,20 @@ modules-all:
 # The tests' C programs, built once on the host into build/helpers/ (the
 # guest sees the repo at the same path): lib.sh's one-write(2) helper,
 # the fuzzer, the PF_IPOPTION programs and the receiver's statistics
-# against their model (tests/host/rxstat.sh).  modules-all builds them.
+# against their model (tests/host/rxstat.sh), and the bench's AF_PACKET
+# sender.  modules-all builds them.
 HELPER_DIR := build/helpers
 HELPER_CFLAGS := -O2 -Wall -Wextra -Wno-unused-function -Iinclude/uapi
-HELPERS := $(addprefix $(HELPER_DIR)/,pgwrite pgfuzz ipo_memo ipo_reinject ipo_tool rxstat)
+HELPERS := $(addprefix $(HELPER_DIR)/,pgwrite pgfuzz ipo_memo ipo_reinject ipo_tool rxstat \
+	afp_send)
 
 helpers: $(HELPERS)
 
 $(HELPER_DIR)/%: tests/lib/%.c include/uapi/linux/pf_ipoption.h
+	@mkdir -p $(HELPER_DIR)
+	$(CC) $(HELPER_CFLAGS) -o $@ $<
+
+$(HELPER_DIR)/afp_send: bench/afp_send.c
 	@mkdir -p $(HELPER_DIR)
 	$(CC) $(HELPER_CFLAGS) -o $@ $<
 

@@ -8,7 +8,7 @@
 #
 #	bench/guest.sh [--quick] [--runs N] [--secs S] [--cells 'GLOB...']
 #		[--baseline REV DIR] [--out DIR] [--list] [--no-floor]
-#		[--floor-burst N]
+#		[--floor-burst N] [--no-afpacket]
 #
 # --baseline: instead of the stock module, ours as built from revision REV
 # (DIR/KV/pktgen.ko, built by bench/run.sh): what a change bought, measured
@@ -33,6 +33,13 @@
 # floor, stock ours floor, ...: every order position for each over six
 # passes).  --no-floor leaves it out; --floor-burst N sets its burst.
 #
+# AF_PACKET: in the DEV/xmit/SIZE/1t cells, user space's fastest send
+# joins the rotation too, as module "afpacket": bench/afp_send.c
+# (build/helpers/afp_send), one prebuilt frame of the cell's size on a
+# PACKET_QDISC_BYPASS socket (the driver's start_xmit, as pktgen's xmit
+# mode) in sendmmsg(2) batches of 32, the same S seconds.
+# --no-afpacket leaves it out.
+#
 # Writes DIR/runs.csv (one line per run and module) and DIR/meta.txt, then
 # prints the Markdown table of bench/report.py.  Exit 0 if every run
 # produced a Result (a mode a module refuses is reported, not an error).
@@ -44,7 +51,8 @@ exec {SLEEP_FD}<> <(:)
 sleep() { read -r -t "$1" -u "$SLEEP_FD" _ || :; }
 
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
-RUNS=5 SECS=1 CELLS="*" OUTDIR="" LIST=0 BASE_REV="" BASE_KO="" FLOOR=1
+RUNS=5 SECS=1 CELLS="*" OUTDIR="" LIST=0 BASE_REV="" BASE_KO="" FLOOR=1 AFP=1
+AFP_SEND=${AFP_SEND:-$BENCH_DIR/../build/helpers/afp_send}
 FLOOR_KO=${FLOOR_KO:-$(dirname "${PKTGEN_KO:-.}")/floor/pg_floor.ko}
 FLOOR_BURST=32		# the floor's burst, on every device (fresh clones on veth)
 DST=198.18.0.1 DST_MAC=02:00:00:00:00:01
@@ -66,6 +74,7 @@ while [ $# -gt 0 ]; do
 	--list) LIST=1 ;;
 	--no-floor) FLOOR=0 ;;
 	--floor-burst) FLOOR_BURST=$2; shift ;;
+	--no-afpacket) AFP=0 ;;
 	*) usage ;;
 	esac
 	shift
@@ -516,6 +525,39 @@ order() {
 	fi
 }
 
+# ---------------------------------------------------------------- AF_PACKET
+has_afp() {	# CELL: a 1t xmit cell, of a device in $NS
+	local dev mode t
+	IFS=/ read -r dev mode _ t <<<"$1"
+	[ "$t" = 1t ] && [ "$mode" = xmit ] && [ -n "${IFNAME[$dev]:-}" ]
+}
+
+# run_afp CELL PASS: one run of afp_send on CELL's device and size, $SECS
+# seconds, one line of runs.csv (module afpacket; pps, packets, ns and
+# errors from its "pps N packets N ns N errors N")
+run_afp() {
+	local dev size st=ok out t0=${EPOCHREALTIME/./}
+	local re='^pps ([0-9]+) packets ([0-9]+) ns ([0-9]+) errors ([0-9]+)$'
+	IFS=/ read -r dev _ size _ <<<"$1"
+	ERR="" M_PPS="" M_BPS="" M_SOFAR="" M_ERR="" M_USEC=""
+	if ! out=$(ip netns exec "$NS" "$AFP_SEND" "${IFNAME[$dev]}" $((size - 4)) "$SECS" \
+		"${PEER_MAC[$dev]}" "$DST" 2>&1) || ! [[ $out =~ $re ]]; then
+		st=failed ERR="afp_send: $out"
+	else
+		M_PPS=${BASH_REMATCH[1]} M_SOFAR=${BASH_REMATCH[2]}
+		M_USEC=$((BASH_REMATCH[3] / 1000)) M_ERR=${BASH_REMATCH[4]}
+		M_BPS=$((M_PPS * (size - 4) * 8))
+		ERR="sendmmsg 32, PACKET_QDISC_BYPASS"
+	fi
+	ERR=${ERR//$'\n'/ }
+	printf '%s,afpacket,%s,,%s,%s,%s,%s,%s,%s,"%s",,,\n' "$1" "$2" "$M_PPS" "$M_BPS" \
+		"$M_SOFAR" "$M_ERR" "$M_USEC" "$st" "${ERR//\"/\'}" >>"$CSV"
+	t0=$(( (${EPOCHREALTIME/./} - t0) / 100000 ))
+	printf '# %-32s %-5s pass %d: %s (%d.%ds)\n' "$1" afpkt "$2" \
+		"${M_PPS:+$M_PPS pps}${ERR:+ $st: $ERR}" $((t0 / 10)) $((t0 % 10))
+	[ "$st" = ok ]
+}
+
 # ---------------------------------------------------------------- groups
 HALF_PPS=none
 
@@ -539,12 +581,18 @@ run_group() {	# GROUP
 	virtio-*|e1000e-*) setup_nic "${1%-*}" || return 0 ;;
 	esac
 	[ "$1" = rate ] && HALF_PPS=$(half_pps)
-	local mods=(stock ours) fcells=()
+	local mods=(stock ours) fcells=() acells=()
 	if [ "$FLOOR" = 1 ]; then
 		for c in "${cells[@]}"; do
 			has_floor "$c" && fcells+=("$c")
 		done
-		[ ${#fcells[@]} -gt 0 ] && mods=(floor stock ours)
+		[ ${#fcells[@]} -gt 0 ] && mods=(floor "${mods[@]}")
+	fi
+	if [ "$AFP" = 1 ]; then
+		for c in "${cells[@]}"; do
+			has_afp "$c" && acells+=("$c")
+		done
+		[ ${#acells[@]} -gt 0 ] && mods+=(afpacket)
 	fi
 	for ((p = 1; p <= RUNS; p++)); do
 		for mod in $(order "$p" "${mods[@]}"); do
@@ -552,6 +600,13 @@ run_group() {	# GROUP
 				pg_unload || return 1
 				for c in "${fcells[@]}"; do
 					run_floor "$c" "$p" || rc=1
+				done
+				continue
+			fi
+			if [ "$mod" = afpacket ]; then
+				pg_unload && floor_unload || return 1
+				for c in "${acells[@]}"; do
+					run_afp "$c" "$p" || rc=1
 				done
 				continue
 			fi
@@ -586,6 +641,7 @@ write_meta() {
 			echo "stock=$(modinfo -n pktgen 2>/dev/null)"
 		fi
 		[ "$FLOOR" = 1 ] && echo "floor=$FLOOR_KO, burst $FLOOR_BURST"
+		[ "$AFP" = 1 ] && echo "afpacket=$AFP_SEND, sendmmsg 32, PACKET_QDISC_BYPASS"
 		echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
 	} >"$OUTDIR/meta.txt"
 }
@@ -599,6 +655,11 @@ main() {
 	if [ "$FLOOR" = 1 ] && [ ! -f "$FLOOR_KO" ]; then
 		echo "# bench: no floor module $FLOOR_KO (tests/lib/build-all.sh" \
 			"builds it; --no-floor to go without)" >&2
+		return 1
+	fi
+	if [ "$AFP" = 1 ] && [ ! -x "$AFP_SEND" ]; then
+		echo "# bench: no $AFP_SEND (make helpers builds it; --no-afpacket" \
+			"to go without)" >&2
 		return 1
 	fi
 	if [ -n "$BASE_KO" ] && [ ! -f "$BASE_KO" ]; then

@@ -24,6 +24,9 @@ import sys
 MODULES = ("stock", "ours")
 # bench/floor/pg_floor.ko's rows: the device's cheapest send, no pktgen
 FLOOR = "floor"
+# bench/afp_send.c's rows: user space's fastest send (AF_PACKET, qdisc
+# bypassed, sendmmsg), in the xmit 1t cells
+AFP = "afpacket"
 # how the first module is named in the report: "stock", or the baseline
 # revision of bench/run.sh --baseline (then both modules are ours)
 BASE = "stock"
@@ -34,7 +37,7 @@ def load_runs(path):
     cells = {}
     with open(path, newline="") as f:
         for row in csv.DictReader(f):
-            cells.setdefault(row["cell"], {m: [] for m in MODULES + (FLOOR,)})
+            cells.setdefault(row["cell"], {m: [] for m in MODULES + (FLOOR, AFP)})
             cells[row["cell"]].setdefault(row["module"], []).append(row)
     return cells
 
@@ -109,21 +112,25 @@ def is_rate(cell):
 
 def throughput(cells):
     """The table's rows; the floor's columns are empty where a cell has no
-    floor rows (netif_receive, queue_xmit, 2t, a run without it)."""
+    floor rows (netif_receive, queue_xmit, 2t, a run without it), the
+    AF_PACKET ones where it has no afpacket rows (all but xmit 1t)."""
     out = [f"| cell | {BASE} pps | ours pps | ours/{BASE} | floor pps "
-           f"| {BASE} % of floor | ours % of floor |",
-           "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+           f"| {BASE} % of floor | ours % of floor | AF_PACKET pps "
+           "| AF_PACKET % of floor |",
+           "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     rows = []
     for cell, by in cells.items():
         if is_rate(cell):
             continue
-        s, o, f = Stat(by["stock"]), Stat(by["ours"]), Stat(by[FLOOR])
+        s, o, f, a = Stat(by["stock"]), Stat(by["ours"]), Stat(by[FLOOR]), Stat(by[AFP])
         r = ratio(o.median, s.median)
         ftext = f.text() if by[FLOOR] else ""
+        atext = a.text() if by[AFP] else ""
         out.append(f"| {cell} | {s.text()} | {o.text()} | {fmt_ratio(r)} | {ftext} "
                    f"| {fmt_pct(pct(s.median, f.median))} "
-                   f"| {fmt_pct(pct(o.median, f.median))} |")
-        rows.append((cell, s, o, r, f))
+                   f"| {fmt_pct(pct(o.median, f.median))} | {atext} "
+                   f"| {fmt_pct(pct(a.median, f.median))} |")
+        rows.append((cell, s, o, r, f, a))
     return out, rows
 
 
@@ -224,7 +231,10 @@ def header(meta):
          + (f"; the floor (bench/floor/pg_floor.ko: one prebuilt frame straight "
             f"to the driver's start_xmit, {meta['floor'].rpartition(', ')[2]}, "
             "no accounting; the same seconds) a third in the rotation"
-            if meta.get("floor") else "")),
+            if meta.get("floor") else "")
+         + ("; in the xmit 1t cells AF_PACKET (bench/afp_send.c: one prebuilt "
+            "frame on a PACKET_QDISC_BYPASS socket, sendmmsg batches of 32) "
+            "one more" if meta.get("afpacket") else "")),
     ]
     lines += [f"- {k}: {v}" for k, v in items if v]
     return lines
@@ -253,15 +263,18 @@ def write_csv(path, tp_rows, ra_rows, pc_rows):
                     "stock_max", "stock_runs", "ours_median", "ours_min",
                     "ours_max", "ours_runs", "ratio", "floor_median",
                     "floor_min", "floor_max", "floor_runs", "stock_pct_floor",
-                    "ours_pct_floor"])
+                    "ours_pct_floor", "afpacket_median", "afpacket_min",
+                    "afpacket_max", "afpacket_runs", "afpacket_pct_floor"])
         g = lambda v: "" if v is None else f"{v:.0f}" if v >= 100 else f"{v:.4g}"
         p = lambda v: "" if v is None else f"{v:.1f}"
-        for cell, s, o, r, f in tp_rows:
+        for cell, s, o, r, f, a in tp_rows:
             w.writerow([cell, "pps", "", g(s.median), g(s.min), g(s.max), s.n,
                         g(o.median), g(o.min), g(o.max), o.n,
                         "" if r is None else f"{r:.3f}",
                         g(f.median), g(f.min), g(f.max), f.n or "",
-                        p(pct(s.median, f.median)), p(pct(o.median, f.median))])
+                        p(pct(s.median, f.median)), p(pct(o.median, f.median)),
+                        g(a.median), g(a.min), g(a.max), a.n or "",
+                        p(pct(a.median, f.median))])
         by = {}
         for cell, m, req, st, _ in ra_rows:
             by.setdefault(cell, {"req": req})[m] = st
@@ -271,7 +284,7 @@ def write_csv(path, tp_rows, ra_rows, pc_rows):
             kind = "ratep" if split(cell)[1].startswith("ratep") else "rate_mbps"
             w.writerow([cell, kind, d["req"] or "", g(s.median), g(s.min),
                         g(s.max), s.n, g(o.median), g(o.min), g(o.max), o.n,
-                        "" if r is None else f"{r:.3f}"] + [""] * 6)
+                        "" if r is None else f"{r:.3f}"] + [""] * 11)
         gaps = {}
         for cell, m, avg, sd in pc_rows:
             gaps.setdefault(cell, {})[m] = (avg, sd)
@@ -281,7 +294,7 @@ def write_csv(path, tp_rows, ra_rows, pc_rows):
                 r = ratio(o.median, s.median)
                 w.writerow([cell, kind, "", g(s.median), g(s.min), g(s.max), s.n,
                             g(o.median), g(o.min), g(o.max), o.n,
-                            "" if r is None else f"{r:.3f}"] + [""] * 6)
+                            "" if r is None else f"{r:.3f}"] + [""] * 11)
 
 
 def write_png(path, tp_rows, title):
@@ -291,7 +304,7 @@ def write_png(path, tp_rows, title):
                                     "..", "tools"))
     import pgplot as pg  # pylint: disable=import-outside-toplevel
 
-    data = [(c, r) for c, _, _, r, _ in tp_rows if r is not None]
+    data = [(c, r) for c, _, _, r, _, _ in tp_rows if r is not None]
     if not data:
         return True
     try:

@@ -5,7 +5,8 @@
 # Smoke test of the benchmark harness: bench/guest.sh --quick on two cells
 # (dummy and veth, start_xmit, 64 B) and one paced veth cell (captured
 # gaps) runs the kernel's pktgen.ko and ours once each and prints a
-# Markdown table with a ratio per cell and the pacing table; two 2t cells
+# Markdown table with a ratio per cell and the pacing table; AF_PACKET's
+# runs (bench/afp_send.c) in the xmit cells; two 2t cells
 # (two devices, and one device's two queues) and their scaling rows.  No timing
 # assertion: only that both modules sent packets in every run, the gaps
 # were measured and the tables are complete.  Runs the same whatever PKTGEN_MODULE says (the
@@ -22,7 +23,7 @@ TWO_CELLS="dummy2/xmit/64/2t dummymq/xmit/64/2t"
 CELLS="$TP_CELLS $PACED $TWO_CELLS"
 
 ktap_header
-ktap_plan 25
+ktap_plan 26
 
 OUT_DIR=$(mktemp -d /tmp/bench-smoke.XXXXXX)
 defer rm -rf "$OUT_DIR"
@@ -62,12 +63,22 @@ no_floor() {	# CELL: no floor row
 check "$PACED: no floor run" no_floor "$PACED"
 
 # shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
-row_has_ratio() {	# CELL: ratio ours/stock, floor pps, both % of the floor
-	grep -qE "^\| $1 \| [0-9].* \| [0-9].* \| [0-9]+\.[0-9]{2} \| [0-9]+ \| [0-9.]+% \| [0-9.]+% \|$" "$LOG"
+row_has_ratio() {	# CELL: ratio ours/stock, floor pps, both % of the floor,
+	# AF_PACKET pps and % of the floor
+	grep -qE "^\| $1 \| [0-9].* \| [0-9].* \| [0-9]+\.[0-9]{2} \| [0-9]+ \| [0-9.]+% \| [0-9.]+% \| [0-9]+ \| [0-9.]+% \|$" "$LOG"
 }
 for c in $TP_CELLS; do
-	check "$c: table row with ratio ours/stock and % of the floor" row_has_ratio "$c"
+	check "$c: table row with ratio ours/stock, % of the floor, AF_PACKET" row_has_ratio "$c"
 done
+# shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
+afp_ok() {	# CELL: one afpacket run (bench/afp_send.c), status ok, packets
+	awk -F, -v c="$1" '$1 == c && $2 == "afpacket" {
+		n++; if ($10 == "ok" && $5 > 0 && $7 > 0) good++ }
+		END { exit !(n == 1 && good == 1) }' "$OUT_DIR/runs.csv"
+}
+check "xmit cells: AF_PACKET sent packets once on dummy and veth; none in the others" \
+	eval "afp_ok dummy/xmit/64/1t && afp_ok veth/xmit/64/1t &&
+		! grep -q ',afpacket,' <(grep -v '/xmit/64/1t,' '$OUT_DIR/runs.csv')"
 
 # ...,note,gap_samples,gap_avg_ns,gap_sd_ns: a capture of every paced run
 # shellcheck disable=SC2317 # run indirectly (check, slowwait, defer, in_ns, a trap)
