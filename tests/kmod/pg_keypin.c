@@ -116,10 +116,11 @@ put_net:
 
 static void __exit pin_exit(void)
 {
-	unregister_netdevice_notifier(&pin_nb);
+	/* before the notifier goes: its removal replays NETDEV_UNREGISTER */
 	rtnl_lock();
 	pin_dev_detach();
 	rtnl_unlock();
+	unregister_netdevice_notifier(&pin_nb);
 	nf_unregister_net_hooks(pin_net, pin_ipv4_ops, ARRAY_SIZE(pin_ipv4_ops));
 	put_net(pin_net);
 }
