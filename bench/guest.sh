@@ -494,18 +494,31 @@ run_floor() {
 	     ! [[ ${out//$'\n'/ } =~ $re ]]; then
 		st=failed ERR="unparsed result: $out"
 	else
-		M_PPS=${BASH_REMATCH[1]} M_SOFAR=${BASH_REMATCH[2]}
-		M_USEC=$((BASH_REMATCH[3] / 1000)) M_ERR=${BASH_REMATCH[4]}
-		M_BPS=$((M_PPS * (size - 4) * 8))
+		peer_figures "$size"
 		ERR=$(sed -n '2{s/^dev [^ ]* //;p}' <<<"$out")	# size, burst, send
 	fi
+	peer_row "$1" floor "$2" "$st" "$t0"
+}
+
+# peer_figures SIZE: M_* of a run of the floor or afp_send, from
+# BASH_REMATCH's pps, packets, ns and errors
+peer_figures() {
+	M_PPS=${BASH_REMATCH[1]} M_SOFAR=${BASH_REMATCH[2]}
+	M_USEC=$((BASH_REMATCH[3] / 1000)) M_ERR=${BASH_REMATCH[4]}
+	M_BPS=$((M_PPS * ($1 - 4) * 8))
+}
+
+# peer_row CELL MODULE PASS STATUS T0: the run's line of runs.csv and of
+# the log (T0: its start, EPOCHREALTIME without the dot); 0 if ok
+peer_row() {
+	local t
 	ERR=${ERR//$'\n'/ }
-	printf '%s,floor,%s,,%s,%s,%s,%s,%s,%s,"%s",,,\n' "$1" "$2" "$M_PPS" "$M_BPS" \
-		"$M_SOFAR" "$M_ERR" "$M_USEC" "$st" "${ERR//\"/\'}" >>"$CSV"
-	t0=$(( (${EPOCHREALTIME/./} - t0) / 100000 ))
-	printf '# %-32s %-5s pass %d: %s (%d.%ds)\n' "$1" floor "$2" \
-		"${M_PPS:+$M_PPS pps}${ERR:+ $st: $ERR}" $((t0 / 10)) $((t0 % 10))
-	[ "$st" = ok ]
+	printf '%s,%s,%s,,%s,%s,%s,%s,%s,%s,"%s",,,\n' "$1" "$2" "$3" "$M_PPS" "$M_BPS" \
+		"$M_SOFAR" "$M_ERR" "$M_USEC" "$4" "${ERR//\"/\'}" >>"$CSV"
+	t=$(( (${EPOCHREALTIME/./} - $5) / 100000 ))
+	printf '# %-32s %-5s pass %d: %s (%d.%ds)\n' "$1" "${2:0:5}" "$3" \
+		"${M_PPS:+$M_PPS pps}${ERR:+ $4: $ERR}" $((t / 10)) $((t % 10))
+	[ "$4" = ok ]
 }
 
 # order PASS MODULES...: the modules of pass PASS, reversed on even
@@ -544,18 +557,10 @@ run_afp() {
 		"${PEER_MAC[$dev]}" "$DST" 2>&1) || ! [[ $out =~ $re ]]; then
 		st=failed ERR="afp_send: $out"
 	else
-		M_PPS=${BASH_REMATCH[1]} M_SOFAR=${BASH_REMATCH[2]}
-		M_USEC=$((BASH_REMATCH[3] / 1000)) M_ERR=${BASH_REMATCH[4]}
-		M_BPS=$((M_PPS * (size - 4) * 8))
+		peer_figures "$size"
 		ERR="sendmmsg 32, PACKET_QDISC_BYPASS"
 	fi
-	ERR=${ERR//$'\n'/ }
-	printf '%s,afpacket,%s,,%s,%s,%s,%s,%s,%s,"%s",,,\n' "$1" "$2" "$M_PPS" "$M_BPS" \
-		"$M_SOFAR" "$M_ERR" "$M_USEC" "$st" "${ERR//\"/\'}" >>"$CSV"
-	t0=$(( (${EPOCHREALTIME/./} - t0) / 100000 ))
-	printf '# %-32s %-5s pass %d: %s (%d.%ds)\n' "$1" afpkt "$2" \
-		"${M_PPS:+$M_PPS pps}${ERR:+ $st: $ERR}" $((t0 / 10)) $((t0 % 10))
-	[ "$st" = ok ]
+	peer_row "$1" afpacket "$2" "$st" "$t0"
 }
 
 # ---------------------------------------------------------------- groups
